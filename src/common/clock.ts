@@ -1,0 +1,16 @@
+/** Time sources, passed in so that tests can use fake timers. */
+export interface Clock {
+  /** Wall-clock time in ms since the epoch (token expiry, "seen at"). */
+  now(): number;
+  /** Monotonic time in ms (rate limiting): never jumps with the system clock. */
+  monotonic(): number;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  monotonic: () => performance.now(),
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
