@@ -1,0 +1,24 @@
+/**
+ * Localization for modules that must not import `vscode`. Call it as `l10n.t('Text {0}', arg)`
+ * (import * as l10n from '../common/l10n'): the same shape as vscode.l10n.t, so
+ * `@vscode/l10n-dev export` extracts these strings too. The extension installs vscode.l10n.t at
+ * activation; until then (and in unit tests) the English text is formatted as is.
+ */
+type Translator = (message: string, ...args: Array<string | number | boolean>) => string;
+
+function format(message: string, ...args: Array<string | number | boolean>): string {
+  return message.replace(/\{(\d+)\}/g, (match, index: string) => {
+    const value = args[Number(index)];
+    return value === undefined ? match : String(value);
+  });
+}
+
+let translator: Translator = format;
+
+export function useTranslator(next: Translator): void {
+  translator = next;
+}
+
+export function t(message: string, ...args: Array<string | number | boolean>): string {
+  return translator(message, ...args);
+}
