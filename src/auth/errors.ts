@@ -11,7 +11,7 @@ export class SignInRequiredError extends Error {
 /** A refresh failed for a reason that does not end the session (network, server error): try again later. */
 export class TokenRefreshError extends Error {
   override readonly name = 'TokenRefreshError';
-  constructor(message: string, readonly cause?: unknown) {
+  constructor(message: string, override readonly cause?: unknown) {
     super(message);
   }
 }
