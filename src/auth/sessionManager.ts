@@ -1,0 +1,356 @@
+import type { Clock } from '../common/clock';
+import { Emitter, type Disposable, type Event } from '../common/event';
+import * as l10n from '../common/l10n';
+import type { Logger } from '../common/logger';
+import { forgetSecret } from '../common/redact';
+import { SignInRequiredError, TokenRefreshError } from './errors';
+import { OAuthError } from './oauthErrors';
+import { SessionStore, type StoredSession } from './sessionStore';
+import type { TokenClient, TokenResponse } from './tokenClient';
+import type { AccessTokenSource, AccountInfo, SessionState } from './types';
+
+export interface SessionChange {
+  added: StoredSession[];
+  removed: StoredSession[];
+  changed: StoredSession[];
+}
+
+export interface SessionManagerOptions {
+  store: SessionStore;
+  /** The token client for the current settings (authUrl, clientId may change). */
+  tokenClient: () => TokenClient;
+  clock: Clock;
+  logger: Logger;
+  /** tenantApi.refreshSkewSeconds. */
+  refreshSkewSeconds: () => number;
+}
+
+/** Access tokens without expires_in are assumed to last this long. */
+const DEFAULT_LIFETIME_SECONDS = 300;
+
+/** Builds the stored record from a token response. */
+export function sessionFromTokens(
+  tokens: TokenResponse,
+  account: AccountInfo,
+  requestedScopes: readonly string[],
+  context: { now: number; authUrl: string; clientId: string },
+  previous?: StoredSession,
+): StoredSession {
+  return {
+    version: 1,
+    account,
+    accessToken: tokens.access_token,
+    refreshToken: tokens.refresh_token ?? previous?.refreshToken,
+    idToken: tokens.id_token ?? previous?.idToken,
+    expiresAt: context.now + (tokens.expires_in ?? DEFAULT_LIFETIME_SECONDS) * 1000,
+    scopes: tokens.scope ? tokens.scope.split(' ').filter(Boolean) : [...(previous?.scopes ?? requestedScopes)],
+    updatedAt: context.now,
+    authUrl: context.authUrl,
+    clientId: context.clientId,
+  };
+}
+
+/**
+ * Sessions of every signed-in account: refresh before expiry (single-flight per account), pick-up of
+ * changes other windows make to SecretStorage (never overwriting newer data with stale), sign-out.
+ * A refresh refused with invalid_grant ends that session; a network failure or a storage error never does.
+ */
+export class SessionManager implements AccessTokenSource, SessionState, Disposable {
+  private readonly sessions = new Map<string, StoredSession>();
+  private loading?: Promise<void>;
+  private loaded = false;
+  private readonly refreshes = new Map<string, Promise<StoredSession>>();
+  private activeId?: string;
+  private readonly changes = new Emitter<SessionChange>();
+  private readonly simpleChanges = new Emitter<void>();
+  private readonly subscription: Disposable;
+
+  /** Detailed changes, for vscode.AuthenticationProvider.onDidChangeSessions. */
+  readonly onDidChange: Event<SessionChange> = this.changes.event;
+  readonly onDidChangeSessions: Event<void> = this.simpleChanges.event;
+
+  constructor(private readonly options: SessionManagerOptions) {
+    this.subscription = options.store.onDidChange(({ key }) => void this.onStoreChange(key));
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changes.dispose();
+    this.simpleChanges.dispose();
+  }
+
+  private get logger(): Logger {
+    return this.options.logger;
+  }
+
+  /** Loads the stored sessions once; a storage error is logged and retried on the next call. */
+  private ensureLoaded(): Promise<void> {
+    if (this.loaded) return Promise.resolve();
+    this.loading ??= (async () => {
+      try {
+        const stored = await this.options.store.readAll();
+        for (const session of stored) {
+          const known = this.sessions.get(session.account.id);
+          if (!known || known.updatedAt <= session.updatedAt) this.sessions.set(session.account.id, session);
+        }
+        this.loaded = true;
+      } catch (error) {
+        this.logger.warn(`Could not read the stored sessions (will retry): ${String(error)}`);
+      } finally {
+        this.loading = undefined;
+      }
+    })();
+    return this.loading;
+  }
+
+  async getSessions(): Promise<StoredSession[]> {
+    await this.ensureLoaded();
+    return [...this.sessions.values()];
+  }
+
+  async getAccounts(): Promise<AccountInfo[]> {
+    return (await this.getSessions()).map((session) => session.account);
+  }
+
+  activeAccount(): AccountInfo | undefined {
+    const active = this.activeId ? this.sessions.get(this.activeId) : undefined;
+    return (active ?? this.sessions.values().next().value)?.account;
+  }
+
+  setActiveAccount(accountId: string): void {
+    if (this.activeId === accountId) return;
+    this.activeId = accountId;
+    this.simpleChanges.fire();
+  }
+
+  async getAccessToken(options: { forceRefresh?: boolean; accountId?: string } = {}): Promise<string> {
+    const session = await this.getFreshSession(options);
+    return session.accessToken;
+  }
+
+  /** The session with an access token valid beyond the skew, refreshing it when needed. */
+  async getFreshSession(options: { forceRefresh?: boolean; accountId?: string } = {}): Promise<StoredSession> {
+    await this.ensureLoaded();
+    const id = options.accountId ?? this.activeAccount()?.id;
+    const session = id ? this.sessions.get(id) : undefined;
+    if (!id || !session) throw new SignInRequiredError();
+    if (!options.forceRefresh && !this.needsRefresh(session)) return session;
+    return this.refreshOnce(id, options.forceRefresh === true);
+  }
+
+  private needsRefresh(session: StoredSession): boolean {
+    return session.expiresAt - this.options.refreshSkewSeconds() * 1000 <= this.options.clock.now();
+  }
+
+  /** Single-flight: concurrent callers for one account share one refresh. */
+  private refreshOnce(id: string, force: boolean): Promise<StoredSession> {
+    let refresh = this.refreshes.get(id);
+    if (!refresh) {
+      refresh = this.refresh(id, force).finally(() => this.refreshes.delete(id));
+      this.refreshes.set(id, refresh);
+    }
+    return refresh;
+  }
+
+  private async refresh(id: string, force: boolean): Promise<StoredSession> {
+    let current = this.sessions.get(id);
+    if (!current) throw new SignInRequiredError();
+
+    // Another window may have refreshed (or signed out) already: use its result instead of spending our refresh token.
+    const stored = await this.readStored(id);
+    if (stored === null) {
+      this.forget(id);
+      throw new SignInRequiredError();
+    }
+    if (stored && stored.refreshToken !== current.refreshToken && stored.updatedAt >= current.updatedAt) {
+      this.logger.info(`Using the tokens another window refreshed for ${id}.`);
+      this.adopt(stored);
+      current = stored;
+      if (force || !this.needsRefresh(current)) return current;
+    }
+
+    if (!current.refreshToken) {
+      if (!force && current.expiresAt > this.options.clock.now()) return current;
+      this.logger.info(`Session of ${id} expired and has no refresh token; signing out.`);
+      await this.end(id);
+      throw new SignInRequiredError(l10n.t('Your Tenant API session has expired. Sign in again.'));
+    }
+
+    const client = this.options.tokenClient();
+    let tokens: TokenResponse;
+    try {
+      tokens = await client.refresh(current.refreshToken, current.scopes);
+    } catch (error) {
+      if (error instanceof OAuthError && error.error === 'invalid_grant') {
+        // Rotation: another window may have used this refresh token and stored the next one.
+        const latest = await this.readStored(id);
+        if (latest && latest.refreshToken !== current.refreshToken) {
+          this.logger.info(`Refresh token of ${id} was rotated by another window; using its tokens.`);
+          this.adopt(latest);
+          return latest;
+        }
+        this.logger.warn(`Refresh of ${id} refused (invalid_grant); the session ends.`);
+        await this.end(id);
+        throw new SignInRequiredError(l10n.t('Your Tenant API session has ended or was revoked. Sign in again.'));
+      }
+      this.logger.warn(`Refresh of ${id} failed, keeping the session: ${String(error)}`);
+      if (!force && current.expiresAt > this.options.clock.now()) return current;
+      throw new TokenRefreshError(l10n.t('Could not refresh the Tenant API sign-in: {0}', error instanceof Error ? error.message : String(error)), error);
+    }
+
+    const next = sessionFromTokens(tokens, current.account, current.scopes, {
+      now: this.options.clock.now(),
+      authUrl: current.authUrl,
+      clientId: current.clientId,
+    }, current);
+
+    // Compare before writing: never resurrect a session signed out elsewhere, never overwrite newer tokens.
+    const latest = await this.readStored(id);
+    if (latest === null) {
+      this.logger.info(`Session of ${id} was signed out in another window during the refresh.`);
+      this.forget(id);
+      void client.revoke(next.refreshToken ?? next.accessToken, next.refreshToken ? 'refresh_token' : 'access_token').catch(() => undefined);
+      throw new SignInRequiredError();
+    }
+    if (latest && latest.refreshToken !== current.refreshToken && latest.updatedAt > current.updatedAt) {
+      this.logger.info(`Another window stored newer tokens for ${id}; keeping those.`);
+      this.adopt(latest);
+      return latest;
+    }
+    this.sessions.set(id, next);
+    if (current.accessToken !== next.accessToken) forgetSecretsOf(current, next);
+    try {
+      await this.options.store.write(next);
+    } catch (error) {
+      this.logger.warn(`Could not store the refreshed tokens of ${id} (kept in memory): ${String(error)}`);
+    }
+    this.logger.info(`Refreshed the access token of ${id}; it expires at ${new Date(next.expiresAt).toISOString()}.`);
+    this.changes.fire({ added: [], removed: [], changed: [next] });
+    this.simpleChanges.fire();
+    return next;
+  }
+
+  /** The stored record; null when it is gone, undefined when storage could not be read. */
+  private async readStored(id: string): Promise<StoredSession | null | undefined> {
+    try {
+      return (await this.options.store.read(id)) ?? null;
+    } catch (error) {
+      this.logger.warn(`Could not read the stored session of ${id}: ${String(error)}`);
+      return undefined;
+    }
+  }
+
+  private adopt(session: StoredSession): void {
+    const previous = this.sessions.get(session.account.id);
+    this.sessions.set(session.account.id, session);
+    const change: SessionChange = previous
+      ? { added: [], removed: [], changed: [session] }
+      : { added: [session], removed: [], changed: [] };
+    this.changes.fire(change);
+    this.simpleChanges.fire();
+  }
+
+  /** Drops a session from memory (it is already gone from storage) and tells listeners. */
+  private forget(id: string): StoredSession | undefined {
+    const session = this.sessions.get(id);
+    if (!session) return undefined;
+    this.sessions.delete(id);
+    if (this.activeId === id) this.activeId = undefined;
+    this.changes.fire({ added: [], removed: [session], changed: [] });
+    this.simpleChanges.fire();
+    return session;
+  }
+
+  /** Ends a session: memory and storage (a storage error is logged, the session is gone for this window). */
+  private async end(id: string): Promise<StoredSession | undefined> {
+    const session = this.forget(id);
+    try {
+      await this.options.store.remove(id);
+    } catch (error) {
+      this.logger.warn(`Could not delete the stored session of ${id}: ${String(error)}`);
+    }
+    return session;
+  }
+
+  /** After a successful sign-in. */
+  async addSession(session: StoredSession): Promise<void> {
+    await this.ensureLoaded();
+    const previous = this.sessions.get(session.account.id);
+    this.sessions.set(session.account.id, session);
+    this.activeId ??= session.account.id;
+    try {
+      await this.options.store.write(session);
+    } catch (error) {
+      this.logger.warn(`Could not store the new session (kept in memory for this window): ${String(error)}`);
+    }
+    this.changes.fire(previous ? { added: [], removed: [], changed: [session] } : { added: [session], removed: [], changed: [] });
+    this.simpleChanges.fire();
+  }
+
+  /** Sign-out: deletes the secrets, revokes the refresh token (best effort), tells listeners. */
+  async removeSession(id: string): Promise<void> {
+    await this.ensureLoaded();
+    const session = this.sessions.get(id) ?? (await this.readStored(id)) ?? undefined;
+    await this.options.store.remove(id);
+    this.forget(id);
+    if (session) {
+      const client = this.options.tokenClient();
+      const token = session.refreshToken ?? session.accessToken;
+      try {
+        const revoked = await client.revoke(token, session.refreshToken ? 'refresh_token' : 'access_token');
+        this.logger.info(revoked ? `Revoked the tokens of ${id}.` : `The server offers no revocation; the tokens of ${id} expire on their own.`);
+      } catch (error) {
+        this.logger.warn(`Token revocation failed (signed out anyway): ${String(error)}`);
+      }
+      forgetSecretsOf(session);
+    }
+  }
+
+  /** A key changed, possibly in another window: bring memory in line with storage. */
+  private async onStoreChange(key: string): Promise<void> {
+    const change = SessionStore.classify(key);
+    if (!change || change.kind === 'clientSecret') return;
+    if (change.kind === 'session') return this.syncSession(change.id);
+    try {
+      const ids = new Set(await this.options.store.readIndex());
+      for (const id of ids) if (!this.sessions.has(id)) await this.syncSession(id);
+      for (const id of [...this.sessions.keys()]) if (!ids.has(id)) await this.syncSession(id);
+    } catch (error) {
+      this.logger.warn(`Could not read the session index after a change: ${String(error)}`);
+    }
+  }
+
+  private async syncSession(id: string): Promise<void> {
+    const stored = await this.readStored(id);
+    if (stored === undefined) return; // transient storage error: keep what we have
+    const known = this.sessions.get(id);
+    if (stored === null) {
+      if (known && !this.refreshes.has(id)) {
+        this.logger.info(`Session of ${id} was removed in another window.`);
+        this.forget(id);
+      } else if (known) {
+        this.forget(id);
+      }
+      return;
+    }
+    if (!known) {
+      this.logger.info(`Session of ${id} was added in another window.`);
+      this.adopt(stored);
+    } else if (stored.accessToken !== known.accessToken || stored.refreshToken !== known.refreshToken) {
+      if (stored.updatedAt >= known.updatedAt) {
+        this.logger.info(`Session of ${id} was refreshed in another window.`);
+        this.adopt(stored);
+      } else {
+        this.logger.info(`Ignored stale session data for ${id} from storage.`);
+      }
+    } else if (stored.account.label !== known.account.label) {
+      this.adopt(stored);
+    }
+  }
+}
+
+function forgetSecretsOf(session: StoredSession, keep?: StoredSession): void {
+  for (const value of [session.accessToken, session.refreshToken, session.idToken]) {
+    if (value && value !== keep?.refreshToken && value !== keep?.idToken) forgetSecret(value);
+  }
+}

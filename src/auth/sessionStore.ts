@@ -1,0 +1,133 @@
+import type { Event } from '../common/event';
+import type { Logger } from '../common/logger';
+import { registerSecret } from '../common/redact';
+import type { SecretStore } from '../common/secretStore';
+import type { AccountInfo } from './types';
+
+/*
+ * SecretStorage layout (the only place sign-in data is kept; nothing secret in settings,
+ * globalState, files or logs):
+ *
+ *   tenantApi.auth.sessions            JSON string[]: the account ids (`sub`) that have a session, in sign-in order.
+ *                                      An index only: the per-account key below is the truth.
+ *   tenantApi.auth.session/<sub>       JSON StoredSession (below): access token, refresh token, id_token,
+ *                                      expiry (ms since epoch), granted scopes, account (id, label, roles),
+ *                                      updatedAt (ms since epoch, to tell newer data from stale),
+ *                                      authUrl and clientId the tokens came from.
+ *   tenantApi.auth.clientSecret        the client secret, only when the registered client has one
+ *                                      (command Tenant API: Set Client Secret).
+ *
+ * SecretStorage is shared by every window of the editor; onDidChange reports each key another
+ * window writes, which is how a refresh or sign-out done elsewhere reaches this window.
+ */
+export const SESSIONS_INDEX_KEY = 'tenantApi.auth.sessions';
+export const SESSION_KEY_PREFIX = 'tenantApi.auth.session/';
+export const CLIENT_SECRET_KEY = 'tenantApi.auth.clientSecret';
+
+export interface StoredSession {
+  version: 1;
+  account: AccountInfo;
+  accessToken: string;
+  refreshToken?: string;
+  idToken?: string;
+  /** Access token expiry, ms since the epoch. */
+  expiresAt: number;
+  scopes: string[];
+  /** When this record was written, ms since the epoch. */
+  updatedAt: number;
+  authUrl: string;
+  clientId: string;
+}
+
+export type StoreChange = { kind: 'index' } | { kind: 'session'; id: string } | { kind: 'clientSecret' };
+
+export class SessionStore {
+  constructor(
+    private readonly secrets: SecretStore,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Which part of the layout a changed key belongs to; undefined for keys that are not ours. */
+  static classify(key: string): StoreChange | undefined {
+    if (key === SESSIONS_INDEX_KEY) return { kind: 'index' };
+    if (key === CLIENT_SECRET_KEY) return { kind: 'clientSecret' };
+    if (key.startsWith(SESSION_KEY_PREFIX)) return { kind: 'session', id: key.slice(SESSION_KEY_PREFIX.length) };
+    return undefined;
+  }
+
+  get onDidChange(): Event<{ key: string }> {
+    return this.secrets.onDidChange;
+  }
+
+  async readIndex(): Promise<string[]> {
+    const raw = await this.secrets.get(SESSIONS_INDEX_KEY);
+    if (!raw) return [];
+    try {
+      const ids = JSON.parse(raw) as unknown;
+      return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
+    } catch {
+      this.logger.warn('The stored session index is not valid JSON; ignoring it.');
+      return [];
+    }
+  }
+
+  /** The stored session, undefined when there is none (or it is unreadable). Storage errors propagate. */
+  async read(id: string): Promise<StoredSession | undefined> {
+    const raw = await this.secrets.get(SESSION_KEY_PREFIX + id);
+    if (!raw) return undefined;
+    try {
+      const session = JSON.parse(raw) as StoredSession;
+      if (session.version !== 1 || typeof session.accessToken !== 'string' || !session.account?.id) {
+        this.logger.warn(`The stored session of account ${id} has an unknown shape; ignoring it.`);
+        return undefined;
+      }
+      registerSecret(session.accessToken);
+      registerSecret(session.refreshToken);
+      registerSecret(session.idToken);
+      return session;
+    } catch {
+      this.logger.warn(`The stored session of account ${id} is not valid JSON; ignoring it.`);
+      return undefined;
+    }
+  }
+
+  async readAll(): Promise<StoredSession[]> {
+    const sessions: StoredSession[] = [];
+    for (const id of await this.readIndex()) {
+      const session = await this.read(id);
+      if (session) sessions.push(session);
+    }
+    return sessions;
+  }
+
+  async write(session: StoredSession): Promise<void> {
+    await this.secrets.store(SESSION_KEY_PREFIX + session.account.id, JSON.stringify(session));
+    const index = await this.readIndex();
+    if (!index.includes(session.account.id)) {
+      await this.secrets.store(SESSIONS_INDEX_KEY, JSON.stringify([...index, session.account.id]));
+    }
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.secrets.delete(SESSION_KEY_PREFIX + id);
+    const index = await this.readIndex();
+    if (index.includes(id)) {
+      await this.secrets.store(SESSIONS_INDEX_KEY, JSON.stringify(index.filter((other) => other !== id)));
+    }
+  }
+
+  async getClientSecret(): Promise<string | undefined> {
+    const secret = await this.secrets.get(CLIENT_SECRET_KEY);
+    registerSecret(secret);
+    return secret || undefined;
+  }
+
+  async setClientSecret(secret: string | undefined): Promise<void> {
+    if (secret) {
+      registerSecret(secret);
+      await this.secrets.store(CLIENT_SECRET_KEY, secret);
+    } else {
+      await this.secrets.delete(CLIENT_SECRET_KEY);
+    }
+  }
+}

@@ -1,0 +1,85 @@
+import type { Logger } from './logger';
+
+/**
+ * Redaction of secrets in anything that may reach a log line or an error message: tokens, codes,
+ * PKCE verifiers, client secrets, licence keys, Authorization / Authorization-Key values, JWT-looking
+ * strings, and secret-bearing query, form and JSON parameters. Values the extension knows to be secret
+ * (tokens it holds, keys it stores) are registered with `registerSecret` and replaced wherever they appear.
+ */
+export const REDACTED = '[redacted]';
+
+const SECRET_PARAMETERS = [
+  'code',
+  'state',
+  'nonce',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'token',
+  'code_verifier',
+  'code_challenge',
+  'client_secret',
+  'device_code',
+  'user_code',
+  'password',
+  'authorization_key',
+  'assertion',
+];
+
+const parameterNames = SECRET_PARAMETERS.join('|');
+// name=value in a query string, a fragment or a form body (also URL-encoded inside another URL).
+const QUERY_PARAMETER = new RegExp(`((?:^|[?&#\\s;=]|%26|%3F|%3D)(?:${parameterNames})(?:=|%3D))((?:(?!%26)[^&#\\s"'<>])+)`, 'gi');
+// "name": "value" in JSON.
+const JSON_FIELD = new RegExp(`("(?:${parameterNames}|authorization|authorization-key|clientSecret|accessToken|refreshToken|idToken)"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'gi');
+// Authorization: Bearer x / Basic x / Authorization-Key: x, as a header line or in a headers dump.
+const HEADER = /((?:authorization|authorization-key|proxy-authorization|cookie|set-cookie)['"]?\s*[:=]\s*['"]?)(?:(?:bearer|basic|dpop)\s+)?[^\s'",}]+/gi;
+const BEARER = /\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi;
+const JWT = /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g;
+
+const knownSecrets = new Set<string>();
+
+/** Remember a secret value so that it is redacted wherever it appears. Short values are ignored. */
+export function registerSecret(value: string | undefined): void {
+  if (value && value.length >= 6) knownSecrets.add(value);
+}
+
+export function forgetSecret(value: string | undefined): void {
+  if (value) knownSecrets.delete(value);
+}
+
+export function redact(text: string): string {
+  let result = text;
+  for (const secret of knownSecrets) {
+    if (result.includes(secret)) result = result.split(secret).join(REDACTED);
+  }
+  return result
+    .replace(JWT, '[redacted-jwt]')
+    .replace(JSON_FIELD, `$1"${REDACTED}"`)
+    .replace(HEADER, `$1${REDACTED}`)
+    .replace(BEARER, `$1 ${REDACTED}`)
+    .replace(QUERY_PARAMETER, `$1${REDACTED}`);
+}
+
+/** A value of any type as redacted text, for log arguments and error details. */
+export function redactValue(value: unknown): string {
+  if (value instanceof Error) return redact(`${value.name}: ${value.message}`);
+  if (typeof value === 'string') return redact(value);
+  try {
+    return redact(JSON.stringify(value) ?? String(value));
+  } catch {
+    return redact(String(value));
+  }
+}
+
+/** Wraps a logger so that every message and argument passes through `redact`. */
+export function redactingLogger(inner: Logger): Logger {
+  const line = (message: string | Error, args: unknown[]): string =>
+    [redactValue(message), ...args.map(redactValue)].join(' ');
+  return {
+    trace: (message, ...args) => inner.trace(line(message, args)),
+    debug: (message, ...args) => inner.debug(line(message, args)),
+    info: (message, ...args) => inner.info(line(message, args)),
+    warn: (message, ...args) => inner.warn(line(message, args)),
+    error: (message, ...args) => inner.error(line(message, args)),
+  };
+}
