@@ -1,0 +1,239 @@
+import type { Clock } from '../common/clock';
+import { Emitter } from '../common/event';
+import type { Logger } from '../common/logger';
+import { silentLogger } from '../common/logger';
+import { apiErrors } from './errors';
+import type { RateLimit } from './limits';
+import type { QueueState, QueueView } from './types';
+
+/**
+ * A granted send slot. Call `markSent()` right before the request leaves (its real send time goes
+ * into the log), or `release()` when the request is not sent after all (the slot is given back).
+ */
+export interface Slot {
+  markSent(): void;
+  release(): void;
+}
+
+export interface AcquireOptions {
+  signal?: AbortSignal;
+  /** 1-based position while waiting; 0 when the slot is granted. */
+  onPosition?: (position: number) => void;
+  /** Retries of calls already in flight go to the head of the queue and are not refused when it is full. */
+  front?: boolean;
+}
+
+export interface RequestSchedulerOptions {
+  clock: Clock;
+  limits: readonly RateLimit[];
+  /** Added to every window (read on each decision, so a settings change applies at once). */
+  safetyMarginMs: () => number;
+  maxQueueLength: () => number;
+  logger?: Logger;
+}
+
+interface Waiter {
+  resolve(slot: Slot): void;
+  reject(error: unknown): void;
+  options: AcquireOptions;
+  position: number;
+  detachAbort?: () => void;
+}
+
+/**
+ * One scheduler per application for all its limits: a sliding log of real send times on the monotonic
+ * clock. A call may be sent at `now` when, for every limit, fewer than `max` sends happened in
+ * (now - windowMs - margin, now]. A slot granted but not yet marked sent counts in every window,
+ * because its send time is not known yet. This satisfies the server's fixed windows, which start at
+ * any request: no interval of length windowMs + margin ever holds more than `max` sends.
+ */
+export class RequestScheduler implements QueueView {
+  private readonly log: number[] = [];
+  private pending = 0;
+  private readonly queue: Waiter[] = [];
+  private pausedUntil: number | undefined;
+  private timer: unknown;
+  private timerAt: number | undefined;
+  private readonly changes = new Emitter<QueueState>();
+  readonly onDidChange = this.changes.event;
+  private readonly logger: Logger;
+  private readonly longestWindowMs: number;
+
+  constructor(private readonly options: RequestSchedulerOptions) {
+    this.logger = options.logger ?? silentLogger;
+    this.longestWindowMs = Math.max(0, ...options.limits.map((limit) => limit.windowMs));
+  }
+
+  get length(): number {
+    return this.queue.length;
+  }
+
+  get state(): QueueState {
+    return { length: this.queue.length, pausedUntil: this.pausedUntil };
+  }
+
+  /** Send times in the log (monotonic ms), oldest first; for tests and diagnostics. */
+  sendTimes(): readonly number[] {
+    return this.log;
+  }
+
+  acquire(options: AcquireOptions = {}): Promise<Slot> {
+    if (options.signal?.aborted) return Promise.reject(apiErrors.cancelled());
+    if (!options.front && this.queue.length >= this.options.maxQueueLength()) {
+      return Promise.reject(apiErrors.queueFull(this.options.maxQueueLength()));
+    }
+    return new Promise<Slot>((resolve, reject) => {
+      const waiter: Waiter = { resolve, reject, options, position: 0 };
+      if (options.signal) {
+        const signal = options.signal;
+        const onAbort = () => this.cancel(waiter);
+        signal.addEventListener('abort', onAbort, { once: true });
+        waiter.detachAbort = () => signal.removeEventListener('abort', onAbort);
+      }
+      if (options.front) this.queue.unshift(waiter);
+      else this.queue.push(waiter);
+      this.pump();
+      this.afterQueueChange();
+    });
+  }
+
+  /** Stop granting slots until `ms` from now (after a 429); a longer running pause is kept. */
+  pause(ms: number): void {
+    const until = this.options.clock.monotonic() + ms;
+    if (this.pausedUntil !== undefined && this.pausedUntil >= until) return;
+    this.pausedUntil = until;
+    this.logger.info(`Rate limit: queue paused for ${Math.round(ms)} ms`);
+    this.schedule(until);
+    this.changes.fire(this.state);
+  }
+
+  /** Cancels every waiting call (e.g. on sign-out or when the extension stops). */
+  dispose(): void {
+    for (const waiter of this.queue.splice(0)) {
+      waiter.detachAbort?.();
+      waiter.reject(apiErrors.cancelled());
+    }
+    this.clearTimer();
+    this.changes.fire(this.state);
+    this.changes.dispose();
+  }
+
+  /** How long until a slot is free by the log alone: 0 = now, Infinity = when a pending slot is marked. */
+  private waitForSlot(now: number): number {
+    const margin = Math.max(0, this.options.safetyMarginMs());
+    this.prune(now, margin);
+    let wait = 0;
+    for (const limit of this.options.limits) {
+      const span = limit.windowMs + margin;
+      // Sends still inside (now - span, now].
+      let first = this.log.length;
+      while (first > 0 && this.log[first - 1] > now - span) first--;
+      const inWindow = this.log.length - first;
+      const excess = inWindow + this.pending - limit.max;
+      if (excess < 0) continue;
+      if (excess >= inWindow) return Infinity;
+      // The (excess + 1)-th oldest send in the window must leave it.
+      wait = Math.max(wait, this.log[first + excess] + span - now);
+    }
+    return wait;
+  }
+
+  private prune(now: number, margin: number): void {
+    const horizon = now - this.longestWindowMs - margin;
+    let drop = 0;
+    while (drop < this.log.length && this.log[drop] <= horizon) drop++;
+    if (drop > 0) this.log.splice(0, drop);
+  }
+
+  private pump(): void {
+    let changed = false;
+    let granted = false;
+    if (this.pausedUntil !== undefined && this.options.clock.monotonic() >= this.pausedUntil) {
+      this.pausedUntil = undefined;
+      changed = true;
+    }
+    while (this.queue.length > 0) {
+      const now = this.options.clock.monotonic();
+      if (this.pausedUntil !== undefined) {
+        this.schedule(this.pausedUntil);
+        break;
+      }
+      const wait = this.waitForSlot(now);
+      if (wait === Infinity) break; // markSent/release will pump again
+      if (wait > 0) {
+        this.schedule(now + wait);
+        break;
+      }
+      const waiter = this.queue.shift()!;
+      waiter.detachAbort?.();
+      this.pending++;
+      granted = true;
+      waiter.options.onPosition?.(0);
+      waiter.resolve(this.slot());
+    }
+    if (granted) this.afterQueueChange();
+    else if (changed) this.changes.fire(this.state);
+  }
+
+  private slot(): Slot {
+    let settled = false;
+    return {
+      markSent: () => {
+        if (settled) return;
+        settled = true;
+        this.pending--;
+        this.log.push(this.options.clock.monotonic());
+        this.pump();
+      },
+      release: () => {
+        if (settled) return;
+        settled = true;
+        this.pending--;
+        this.pump();
+      },
+    };
+  }
+
+  private cancel(waiter: Waiter): void {
+    const index = this.queue.indexOf(waiter);
+    if (index < 0) return;
+    this.queue.splice(index, 1);
+    waiter.reject(apiErrors.cancelled());
+    this.pump();
+    this.afterQueueChange();
+  }
+
+  private afterQueueChange(): void {
+    this.queue.forEach((waiter, index) => {
+      if (waiter.position !== index + 1) {
+        waiter.position = index + 1;
+        waiter.options.onPosition?.(index + 1);
+      }
+    });
+    if (this.queue.length === 0) this.clearTimerIfIdle();
+    this.changes.fire(this.state);
+  }
+
+  private schedule(at: number): void {
+    if (this.timerAt !== undefined && this.timerAt <= at && this.timer !== undefined) return;
+    this.clearTimer();
+    this.timerAt = at;
+    const delay = Math.max(0, at - this.options.clock.monotonic());
+    // Timers may fire a fraction of a millisecond early on a monotonic clock: pump() re-arms.
+    this.timer = this.options.clock.setTimeout(() => {
+      this.timer = undefined;
+      this.timerAt = undefined;
+      this.pump();
+    }, Math.ceil(delay));
+  }
+
+  private clearTimerIfIdle(): void {
+    if (this.pausedUntil === undefined) this.clearTimer();
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== undefined) this.options.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAt = undefined;
+  }
+}

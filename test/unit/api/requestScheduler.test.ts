@@ -1,0 +1,275 @@
+import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { ApiError } from '../../../src/api/errors';
+import { APPLICATION_LIMITS, type RateLimit } from '../../../src/api/limits';
+import { RequestScheduler, type Slot } from '../../../src/api/requestScheduler';
+import { FakeClock, flush } from './fakeClock';
+
+function makeScheduler(clock: FakeClock, options: { margin?: number; maxQueue?: number; limits?: RateLimit[] } = {}) {
+  let margin = options.margin ?? 0;
+  const scheduler = new RequestScheduler({
+    clock,
+    limits: options.limits ?? APPLICATION_LIMITS,
+    safetyMarginMs: () => margin,
+    maxQueueLength: () => options.maxQueue ?? 1000,
+  });
+  return { scheduler, setMargin: (value: number) => (margin = value) };
+}
+
+/** Acquires and marks the slot sent as soon as it is granted; resolves with the send time. */
+function sendWhenGranted(scheduler: RequestScheduler, clock: FakeClock, signal?: AbortSignal): Promise<number> {
+  return scheduler.acquire({ signal }).then((slot) => {
+    slot.markSent();
+    return clock.monotonic();
+  });
+}
+
+describe('RequestScheduler', () => {
+  it('uses the spec limits: 5 per second and 300 per minute', () => {
+    assert.deepEqual(
+      APPLICATION_LIMITS.map((l) => [l.unit, l.max, l.windowMs]),
+      [
+        ['second', 5, 1000],
+        ['minute', 300, 60000],
+      ],
+    );
+  });
+
+  it('sends five at once and the sixth when the second since the first has passed', async () => {
+    const clock = new FakeClock();
+    const { scheduler } = makeScheduler(clock);
+    const times: number[] = [];
+    for (let i = 0; i < 6; i++) void sendWhenGranted(scheduler, clock).then((t) => times.push(t));
+    await flush();
+    assert.deepEqual(times, [0, 0, 0, 0, 0]);
+    assert.equal(scheduler.length, 1);
+    await clock.advance(999);
+    assert.equal(times.length, 5, 'not one millisecond early');
+    await clock.advance(1);
+    assert.deepEqual(times, [0, 0, 0, 0, 0, 1000]);
+  });
+
+  it('adds the safety margin to every window, read at each decision', async () => {
+    const clock = new FakeClock();
+    const { scheduler, setMargin } = makeScheduler(clock, { margin: 30 });
+    const times: number[] = [];
+    for (let i = 0; i < 7; i++) void sendWhenGranted(scheduler, clock).then((t) => times.push(t));
+    await clock.advance(1029);
+    assert.equal(times.length, 5);
+    await clock.advance(1);
+    assert.equal(times.length, 7);
+    assert.deepEqual(times.slice(5), [1030, 1030]);
+
+    setMargin(100);
+    for (let i = 0; i < 6; i++) void sendWhenGranted(scheduler, clock).then((t) => times.push(t));
+    await clock.advance(2000);
+    // Span now 1100: the five sent at 0 leave at 1100, the two sent at 1030 at 2130, the ones at 1100 at 2200.
+    assert.deepEqual(times.slice(7), [1100, 1100, 1100, 2130, 2130, 2200]);
+  });
+
+  it('spreads sends by the oldest send in the window, not by fixed batches', async () => {
+    const clock = new FakeClock();
+    const { scheduler } = makeScheduler(clock);
+    const times: number[] = [];
+    for (const at of [0, 200, 400, 600, 800]) {
+      await clock.advance(at - clock.monotonic());
+      await sendWhenGranted(scheduler, clock).then((t) => times.push(t));
+    }
+    for (let i = 0; i < 3; i++) void sendWhenGranted(scheduler, clock).then((t) => times.push(t));
+    await clock.advance(2000);
+    assert.deepEqual(times, [0, 200, 400, 600, 800, 1000, 1200, 1400]);
+  });
+
+  it('holds the minute limit even when the second limit would allow more', async () => {
+    const clock = new FakeClock();
+    const limits: RateLimit[] = [
+      { unit: 'second', windowMs: 1000, max: 5 },
+      { unit: 'minute', windowMs: 60000, max: 7 },
+    ];
+    const { scheduler } = makeScheduler(clock, { limits, margin: 10 });
+    const times: number[] = [];
+    for (let i = 0; i < 9; i++) void sendWhenGranted(scheduler, clock).then((t) => times.push(t));
+    await clock.advance(60_009);
+    assert.deepEqual(times, [0, 0, 0, 0, 0, 1010, 1010]);
+    await clock.advance(1);
+    assert.deepEqual(times.slice(7), [60010, 60010]);
+  });
+
+  it('never lets any window of the real limits (plus margin) hold more than the server allows', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 0, max: 400 }), { minLength: 1, maxLength: 400 }),
+        fc.integer({ min: 0, max: 50 }),
+        async (gaps, margin) => {
+          const clock = new FakeClock();
+          const { scheduler } = makeScheduler(clock, { margin });
+          const sends: Array<Promise<number>> = [];
+          for (const gap of gaps) {
+            await clock.advance(gap);
+            sends.push(sendWhenGranted(scheduler, clock));
+          }
+          await clock.advance(200_000);
+          const times = await Promise.all(sends);
+          assert.equal(times.length, gaps.length);
+          for (const limit of APPLICATION_LIMITS) {
+            for (let i = 0; i < times.length; i++) {
+              const inWindow = times.filter((t) => t >= times[i] && t < times[i] + limit.windowMs + margin).length;
+              assert.ok(inWindow <= limit.max, `${inWindow} sends in the ${limit.unit} window from ${times[i]}`);
+            }
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('serves the queue in FIFO order', async () => {
+    const clock = new FakeClock();
+    const { scheduler } = makeScheduler(clock);
+    const order: number[] = [];
+    for (let i = 0; i < 12; i++) void sendWhenGranted(scheduler, clock).then(() => order.push(i));
+    await clock.advance(3000);
+    assert.deepEqual(order, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+  });
+
+  it('cancels a queued call without using a slot', async () => {
+    const clock = new FakeClock();
+    const { scheduler } = makeScheduler(clock);
+    for (let i = 0; i < 5; i++) await sendWhenGranted(scheduler, clock);
+    const controller = new AbortController();
+    const cancelled = sendWhenGranted(scheduler, clock, controller.signal);
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) void sendWhenGranted(scheduler, clock).then((t) => times.push(t));
+    assert.equal(scheduler.length, 6);
+    controller.abort();
+    await assert.rejects(cancelled, (error: unknown) => error instanceof ApiError && error.kind === 'cancelled');
+    assert.equal(scheduler.length, 5);
+    await clock.advance(1000);
+    // All five later calls fit in the second window: the cancelled call took no slot.
+    assert.deepEqual(times, [1000, 1000, 1000, 1000, 1000]);
+    assert.equal(scheduler.sendTimes().length, 10);
+  });
+
+  it('refuses at once a call whose signal is already aborted', async () => {
+    const clock = new FakeClock();
+    const { scheduler } = makeScheduler(clock);
+    const controller = new AbortController();
+    controller.abort();
+    await assert.rejects(scheduler.acquire({ signal: controller.signal }), (e: unknown) => (e as ApiError).kind === 'cancelled');
+    assert.equal(scheduler.length, 0);
+  });
+
+  it('counts a granted slot in every window until it is marked sent, and frees it on release', async () => {
+    const clock = new FakeClock();
+    const { scheduler } = makeScheduler(clock);
+    const slots: Slot[] = [];
+    for (let i = 0; i < 5; i++) slots.push(await scheduler.acquire());
+    let sixth = false;
+    void scheduler.acquire().then(() => (sixth = true));
+    await clock.advance(5000);
+    assert.equal(sixth, false, 'five unsent slots still hold the window');
+    slots[0].release();
+    await flush();
+    assert.equal(sixth, true, 'a released slot is given back at once');
+
+    let seventh = false;
+    void scheduler.acquire().then(() => (seventh = true));
+    slots[1].markSent(); // sent at 5000, with four slots still unsent: the seventh waits until 6000
+    await flush();
+    assert.equal(seventh, false);
+    await clock.advance(999);
+    assert.equal(seventh, false);
+    await clock.advance(1);
+    assert.equal(seventh, true);
+  });
+
+  it('pauses the whole queue after a 429 and resumes after the pause', async () => {
+    const clock = new FakeClock();
+    const { scheduler } = makeScheduler(clock);
+    const states: Array<number | undefined> = [];
+    scheduler.onDidChange((state) => states.push(state.pausedUntil));
+    scheduler.pause(60_000);
+    const times: number[] = [];
+    for (let i = 0; i < 2; i++) void sendWhenGranted(scheduler, clock).then((t) => times.push(t));
+    await clock.advance(59_999);
+    assert.deepEqual(times, []);
+    assert.equal(scheduler.state.pausedUntil, 60_000);
+    await clock.advance(1);
+    assert.deepEqual(times, [60_000, 60_000]);
+    assert.equal(scheduler.state.pausedUntil, undefined);
+    assert.ok(states.includes(60_000));
+  });
+
+  it('keeps the longer pause when a shorter one is asked for', async () => {
+    const clock = new FakeClock();
+    const { scheduler } = makeScheduler(clock);
+    scheduler.pause(5000);
+    scheduler.pause(1000);
+    assert.equal(scheduler.state.pausedUntil, 5000);
+    await clock.advance(5000);
+    assert.equal(scheduler.state.pausedUntil, undefined, 'the pause ends even with an empty queue');
+  });
+
+  it('refuses a call when the queue is full, with a clear message, but lets retries in', async () => {
+    const clock = new FakeClock();
+    const { scheduler } = makeScheduler(clock, { maxQueue: 2 });
+    for (let i = 0; i < 5; i++) await sendWhenGranted(scheduler, clock);
+    void scheduler.acquire();
+    void scheduler.acquire();
+    await assert.rejects(scheduler.acquire(), (error: unknown) => {
+      assert.ok(error instanceof ApiError);
+      assert.equal(error.kind, 'queueFull');
+      assert.match(error.message, /Too many calls are already waiting .*\(2\)/);
+      return true;
+    });
+    let retried = false;
+    void scheduler.acquire({ front: true }).then(() => (retried = true));
+    assert.equal(scheduler.length, 3);
+    await clock.advance(1000);
+    assert.equal(retried, true);
+  });
+
+  it('puts retries at the head of the queue', async () => {
+    const clock = new FakeClock();
+    const { scheduler } = makeScheduler(clock);
+    for (let i = 0; i < 5; i++) await sendWhenGranted(scheduler, clock);
+    const order: string[] = [];
+    void scheduler.acquire().then((s) => (s.markSent(), order.push('new')));
+    void scheduler.acquire({ front: true }).then((s) => (s.markSent(), order.push('retry')));
+    await clock.advance(1000);
+    assert.deepEqual(order, ['retry', 'new']);
+  });
+
+  it('reports each call its position and the queue its length', async () => {
+    const clock = new FakeClock();
+    const { scheduler } = makeScheduler(clock);
+    const lengths: number[] = [];
+    scheduler.onDidChange((state) => lengths.push(state.length));
+    for (let i = 0; i < 5; i++) await sendWhenGranted(scheduler, clock);
+    const positions: number[][] = [[], [], []];
+    const controllers = positions.map(() => new AbortController());
+    positions.forEach((list, i) =>
+      scheduler
+        .acquire({ signal: controllers[i].signal, onPosition: (p) => list.push(p) })
+        .then((s) => s.markSent(), () => undefined),
+    );
+    assert.deepEqual(positions, [[1], [2], [3]]);
+    controllers[0].abort();
+    await flush();
+    assert.deepEqual(positions, [[1], [2, 1], [3, 2]]);
+    await clock.advance(1000);
+    assert.deepEqual(positions, [[1], [2, 1, 0], [3, 2, 0]]);
+    assert.equal(scheduler.length, 0);
+    assert.deepEqual(lengths.slice(-4), [2, 3, 2, 0]);
+  });
+
+  it('rejects every waiting call on dispose', async () => {
+    const clock = new FakeClock();
+    const { scheduler } = makeScheduler(clock);
+    for (let i = 0; i < 5; i++) await sendWhenGranted(scheduler, clock);
+    const waiting = scheduler.acquire();
+    scheduler.dispose();
+    await assert.rejects(waiting, (e: unknown) => (e as ApiError).kind === 'cancelled');
+    assert.equal(clock.pendingTimers, 0);
+  });
+});
