@@ -1,0 +1,157 @@
+/**
+ * What the quota status bar item shows: text, tooltip and severity for one Service-Limit-Info
+ * reading, and which reading is the "active" one. No `vscode` here; the status bar maps it.
+ */
+import * as l10n from '../common/l10n';
+import type { QuotaReading } from '../api/types';
+
+export type QuotaSeverity = 'normal' | 'warning' | 'error';
+
+export interface QuotaThresholds {
+  /** Percent of the limit from which the item shows a warning background. */
+  warningPercent: number;
+  /** Percent of the limit from which the item shows an error background. */
+  errorPercent: number;
+}
+
+export const DEFAULT_THRESHOLDS: QuotaThresholds = { warningPercent: 80, errorPercent: 95 };
+
+export interface QuotaPresentation {
+  text: string;
+  /** Markdown lines. */
+  tooltip: string[];
+  severity: QuotaSeverity;
+  percent: number | undefined;
+}
+
+export interface PresentOptions {
+  thresholds?: QuotaThresholds;
+  /** For "seen … ago"; epoch ms. */
+  now: number;
+  locale?: string;
+  /** The organization's calls are stopped (weekly 429 or usage at the limit). */
+  blocked?: boolean;
+}
+
+const ICON = '$(pulse)';
+
+export function usagePercent(reading: Pick<QuotaReading, 'used' | 'limit'>): number | undefined {
+  if (!(reading.limit > 0)) return undefined;
+  return (reading.used / reading.limit) * 100;
+}
+
+export function severityFor(percent: number | undefined, thresholds: QuotaThresholds, blocked = false): QuotaSeverity {
+  if (blocked) return 'error';
+  if (percent === undefined) return 'normal';
+  const { warningPercent, errorPercent } = sanitizeThresholds(thresholds);
+  if (percent >= errorPercent) return 'error';
+  if (percent >= warningPercent) return 'warning';
+  return 'normal';
+}
+
+/** Settings can hold anything: keep the thresholds numeric, within 1..100 and warning <= error. */
+export function sanitizeThresholds(thresholds: Partial<QuotaThresholds> | undefined): QuotaThresholds {
+  const clamp = (value: unknown, fallback: number) =>
+    typeof value === 'number' && Number.isFinite(value) ? Math.min(100, Math.max(1, value)) : fallback;
+  const errorPercent = clamp(thresholds?.errorPercent, DEFAULT_THRESHOLDS.errorPercent);
+  const warningPercent = Math.min(clamp(thresholds?.warningPercent, DEFAULT_THRESHOLDS.warningPercent), errorPercent);
+  return { warningPercent, errorPercent };
+}
+
+export function formatCount(value: number, locale = 'en'): string {
+  return value.toLocaleString(locale, { maximumFractionDigits: 0 });
+}
+
+export function formatPercent(percent: number, locale = 'en'): string {
+  return percent.toLocaleString(locale, { maximumFractionDigits: 1, minimumFractionDigits: percent < 10 ? 1 : 0 });
+}
+
+export function presentQuota(reading: QuotaReading | undefined, options: PresentOptions): QuotaPresentation {
+  const locale = options.locale ?? 'en';
+  if (!reading) {
+    return {
+      text: `${ICON} —`,
+      tooltip: [l10n.t('No API usage seen yet: it appears after the first call.')],
+      severity: 'normal',
+      percent: undefined,
+    };
+  }
+  const percent = usagePercent(reading);
+  const severity = severityFor(percent, options.thresholds ?? DEFAULT_THRESHOLDS, options.blocked);
+  const used = formatCount(reading.used, locale);
+  const limit = formatCount(reading.limit, locale);
+  const tooltip = [
+    l10n.t('**Organization:** {0}', reading.organization),
+  ];
+  if (reading.keyLabel) {
+    tooltip.push(
+      reading.module
+        ? l10n.t('**Licence key:** {0} ({1})', reading.keyLabel, reading.module)
+        : l10n.t('**Licence key:** {0}', reading.keyLabel),
+    );
+  }
+  tooltip.push(
+    percent === undefined
+      ? l10n.t('**Used this week:** {0} of {1}', used, limit)
+      : l10n.t('**Used this week:** {0} of {1} ({2} %)', used, limit, formatPercent(percent, locale)),
+  );
+  tooltip.push(l10n.t('**Seen:** {0}', formatSeen(reading.seenAt, options.now, locale)));
+  if (options.blocked) tooltip.push(l10n.t('Calls for this organization are stopped until you resume them.'));
+  tooltip.push(l10n.t('Click to see the usage of every organization.'));
+  return { text: `${ICON} ${used}/${limit}`, tooltip, severity, percent };
+}
+
+export function formatSeen(seenAt: number, now: number, locale = 'en'): string {
+  const seconds = Math.max(0, Math.round((now - seenAt) / 1000));
+  const time = new Date(seenAt).toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  if (seconds < 5) return l10n.t('{0} (just now)', time);
+  if (seconds < 60) return l10n.t('{0} ({1} s ago)', time, seconds);
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return l10n.t('{0} ({1} min ago)', time, minutes);
+  return new Date(seenAt).toLocaleString(locale);
+}
+
+/**
+ * The reading the status bar shows: the organization the active tenant's calls were last counted
+ * against, else the organization whose usage changed last.
+ */
+export function selectReading(
+  readings: readonly QuotaReading[],
+  preferredOrganization: string | undefined,
+  lastChangedOrganization: string | undefined,
+): QuotaReading | undefined {
+  const find = (organization: string | undefined) =>
+    organization === undefined ? undefined : readings.find((reading) => reading.organization === organization);
+  return (
+    find(preferredOrganization) ??
+    find(lastChangedOrganization) ??
+    [...readings].sort((a, b) => b.seenAt - a.seenAt)[0]
+  );
+}
+
+/** One row per organization for the "usage per organization" list, fullest first. */
+export function usageRows(
+  readings: readonly QuotaReading[],
+  options: PresentOptions & { isBlocked?: (organization: string) => boolean },
+): Array<{ organization: string; label: string; description: string; detail: string; severity: QuotaSeverity }> {
+  const locale = options.locale ?? 'en';
+  return [...readings]
+    .sort((a, b) => (usagePercent(b) ?? -1) - (usagePercent(a) ?? -1))
+    .map((reading) => {
+      const percent = usagePercent(reading);
+      const blocked = options.isBlocked?.(reading.organization) ?? false;
+      const used = formatCount(reading.used, locale);
+      const limit = formatCount(reading.limit, locale);
+      const details = [l10n.t('seen {0}', formatSeen(reading.seenAt, options.now, locale))];
+      if (reading.keyLabel) details.unshift(reading.module ? `${reading.keyLabel} (${reading.module})` : reading.keyLabel);
+      if (blocked) details.push(l10n.t('calls stopped'));
+      return {
+        organization: reading.organization,
+        label: reading.organization,
+        description:
+          percent === undefined ? `${used}/${limit}` : `${used}/${limit} · ${formatPercent(percent, locale)} %`,
+        detail: details.join(' · '),
+        severity: severityFor(percent, options.thresholds ?? DEFAULT_THRESHOLDS, blocked),
+      };
+    });
+}

@@ -1,0 +1,285 @@
+/**
+ * What the Tenants view shows, as plain data: accounts, their tenants, each tenant's resources, and
+ * loading / empty / error items that always carry an action. No `vscode` here; tenantTree.ts maps
+ * these to TreeItems.
+ */
+import * as l10n from '../common/l10n';
+import type { AccountInfo } from '../auth/types';
+import type { ApiErrorKind, EndpointDefinition, TenantRecord } from '../api/types';
+
+export interface NodeAction {
+  command: string;
+  title: string;
+  args?: unknown[];
+}
+
+export interface AccountNode {
+  kind: 'account';
+  id: string;
+  account: AccountInfo;
+  active: boolean;
+}
+
+export interface TenantNode {
+  kind: 'tenant';
+  id: string;
+  tenant: TenantRecord;
+  accountId: string;
+  active: boolean;
+}
+
+export interface ResourceProblem {
+  message: string;
+  action?: NodeAction;
+}
+
+export interface ResourceNode {
+  kind: 'resource';
+  id: string;
+  tenant: TenantRecord;
+  endpoint: EndpointDefinition;
+  problem?: ResourceProblem;
+}
+
+export interface MessageNode {
+  kind: 'message';
+  id: string;
+  message: string;
+  icon: 'loading' | 'error' | 'info' | 'warning' | 'sign-in' | 'account';
+  tooltip?: string;
+  action?: NodeAction;
+}
+
+export type TreeNode = AccountNode | TenantNode | ResourceNode | MessageNode;
+
+export type TenantsState =
+  | { kind: 'loading' }
+  | { kind: 'loaded'; tenants: TenantRecord[] }
+  | { kind: 'error'; errorKind?: ApiErrorKind | string; message: string; module?: string };
+
+export interface NodePresentation {
+  label: string;
+  description?: string;
+  /** Markdown. */
+  tooltip?: string;
+  contextValue: string;
+  icon: string;
+  collapsible: 'none' | 'collapsed' | 'expanded';
+  command?: NodeAction;
+}
+
+export const COMMANDS = {
+  signIn: 'tenantApi.signIn',
+  refresh: 'tenantApi.refreshTenants',
+  openResource: 'tenantApi.openResource',
+  setLicenceKey: 'tenantApi.setLicenceKey',
+  showQuota: 'tenantApi.showQuota',
+  resume: 'tenantApi.resumeOrganization',
+  openSettings: 'workbench.action.openSettings',
+  useAccount: 'tenantApi.internal.useAccount',
+} as const;
+
+export function accountNodes(accounts: AccountInfo[], activeAccountId: string | undefined): AccountNode[] {
+  return accounts.map((account) => ({
+    kind: 'account',
+    id: `account:${account.id}`,
+    account,
+    active: account.id === activeAccountId,
+  }));
+}
+
+/** Children of an account node. Only the active account's tenants are listed (calls use its token). */
+export function accountChildren(
+  node: AccountNode,
+  state: TenantsState | undefined,
+  activeTenantId: string | undefined,
+): TreeNode[] {
+  const prefix = `${node.id}/`;
+  if (!node.active) {
+    return [
+      {
+        kind: 'message',
+        id: `${prefix}use`,
+        message: l10n.t('Use this account to list its tenants'),
+        icon: 'account',
+        action: { command: COMMANDS.useAccount, title: l10n.t('Use This Account'), args: [node.account.id] },
+      },
+    ];
+  }
+  if (!state || state.kind === 'loading') {
+    return [{ kind: 'message', id: `${prefix}loading`, message: l10n.t('Loading tenants…'), icon: 'loading' }];
+  }
+  if (state.kind === 'error') return [errorNode(prefix, state)];
+  if (state.tenants.length === 0) {
+    return [
+      {
+        kind: 'message',
+        id: `${prefix}empty`,
+        message: l10n.t('No tenants for this account. Refresh'),
+        tooltip: l10n.t('The platform lists no data area for this user. Ask your administrator for access, then refresh.'),
+        icon: 'info',
+        action: { command: COMMANDS.refresh, title: l10n.t('Refresh Tenants') },
+      },
+    ];
+  }
+  return state.tenants.map((tenant) => ({
+    kind: 'tenant',
+    id: `${prefix}tenant:${tenant.id}`,
+    tenant,
+    accountId: node.account.id,
+    active: tenant.id === activeTenantId,
+  }));
+}
+
+function errorNode(prefix: string, state: Extract<TenantsState, { kind: 'error' }>): MessageNode {
+  const base = { kind: 'message' as const, id: `${prefix}error`, icon: 'error' as const, tooltip: state.message };
+  switch (state.errorKind) {
+    case 'auth':
+      return {
+        ...base,
+        message: l10n.t('Your session has expired. Sign in again'),
+        icon: 'sign-in',
+        action: { command: COMMANDS.signIn, title: l10n.t('Sign In') },
+      };
+    case 'invalidRequest':
+    case 'hostValidation':
+      return {
+        ...base,
+        message: l10n.t('Check the Tenant API settings: {0}', state.message),
+        action: { command: COMMANDS.openSettings, title: l10n.t('Open Settings'), args: ['tenantApi'] },
+      };
+    case 'licenceMissing':
+    case 'licenceWrongModule':
+    case 'licenceUnknown':
+      return {
+        ...base,
+        message: l10n.t('Set a licence key: {0}', state.message),
+        action: { command: COMMANDS.setLicenceKey, title: l10n.t('Set Licence Key'), args: state.module ? [state.module] : [] },
+      };
+    case 'weeklyQuota':
+    case 'quotaReached':
+      return {
+        ...base,
+        message: l10n.t('Weekly quota reached: {0}', state.message),
+        icon: 'warning',
+        action: { command: COMMANDS.showQuota, title: l10n.t('Show API Usage') },
+      };
+    default:
+      return {
+        ...base,
+        message: l10n.t('Could not load tenants: {0} Retry', state.message),
+        action: { command: COMMANDS.refresh, title: l10n.t('Retry') },
+      };
+  }
+}
+
+export function tenantChildren(node: TenantNode, endpoints: EndpointDefinition[], problems: ReadonlyMap<string, ResourceProblem>): TreeNode[] {
+  if (!node.tenant.usable) {
+    return [
+      {
+        kind: 'message',
+        id: `${node.id}/unusable`,
+        message: node.tenant.unusableReason ?? l10n.t('This tenant cannot be called: its cluster address is not allowed.'),
+        icon: 'warning',
+        action: { command: COMMANDS.openSettings, title: l10n.t('Open Settings'), args: ['tenantApi.allowedHosts'] },
+      },
+    ];
+  }
+  const gets = endpoints.filter((endpoint) => endpoint.method.toUpperCase() === 'GET');
+  if (gets.length === 0) {
+    return [
+      {
+        kind: 'message',
+        id: `${node.id}/no-resources`,
+        message: l10n.t('No known resources. Add some in the tenantApi.endpoints setting'),
+        icon: 'info',
+        action: { command: COMMANDS.openSettings, title: l10n.t('Open Settings'), args: ['tenantApi.endpoints'] },
+      },
+    ];
+  }
+  return gets.map((endpoint) => {
+    const id = resourceId(node.tenant.id, endpoint);
+    return { kind: 'resource', id: `${node.id}/${id}`, tenant: node.tenant, endpoint, problem: problems.get(id) };
+  });
+}
+
+/** Key of a resource's problem: the same for the tenant under every account. */
+export function resourceId(tenantId: string, endpoint: Pick<EndpointDefinition, 'method' | 'path'>): string {
+  return `${tenantId} ${endpoint.method.toUpperCase()} ${endpoint.path}`;
+}
+
+export function present(node: TreeNode): NodePresentation {
+  switch (node.kind) {
+    case 'account':
+      return {
+        label: node.account.label,
+        description: node.active ? l10n.t('active') : undefined,
+        tooltip: [
+          `**${escapeMarkdown(node.account.label)}**`,
+          node.account.roles.length > 0 ? l10n.t('Roles: {0}', node.account.roles.join(', ')) : undefined,
+        ]
+          .filter((line): line is string => line !== undefined)
+          .join('\n\n'),
+        contextValue: 'account',
+        icon: 'account',
+        collapsible: node.active ? 'expanded' : 'collapsed',
+      };
+    case 'tenant': {
+      const tenant = node.tenant;
+      const lines = [
+        `**${escapeMarkdown(tenant.descrizioneAmbienteDati)}** (${escapeMarkdown(tenant.codiceAmbienteDati)})`,
+        l10n.t('ID: {0}', `\`${tenant.id}\``),
+        l10n.t('Cluster: {0}', `\`${tenant.clusterAddress}\``),
+      ];
+      if (node.active) lines.push(l10n.t('Active tenant: Send Request uses it by default.'));
+      if (!tenant.usable) lines.push(`$(warning) ${escapeMarkdown(tenant.unusableReason ?? l10n.t('Cannot be called.'))}`);
+      return {
+        label: tenant.descrizioneAmbienteDati || tenant.id,
+        description: tenant.usable
+          ? node.active
+            ? l10n.t('{0} · active', tenant.codiceAmbienteDati)
+            : tenant.codiceAmbienteDati
+          : l10n.t('{0} · unusable', tenant.codiceAmbienteDati),
+        tooltip: lines.join('\n\n'),
+        contextValue: tenant.usable ? (node.active ? 'tenant-active' : 'tenant') : 'tenant-unusable',
+        icon: tenant.usable ? (node.active ? 'pass-filled' : 'database') : 'warning',
+        collapsible: node.active ? 'expanded' : 'collapsed',
+      };
+    }
+    case 'resource': {
+      const { endpoint } = node;
+      const tooltip = [
+        `**${escapeMarkdown(endpoint.label)}**`,
+        `\`${endpoint.method.toUpperCase()} ${endpoint.path}\``,
+        l10n.t('Tenant: {0}', escapeMarkdown(node.tenant.descrizioneAmbienteDati)),
+      ];
+      if (node.problem) tooltip.push(`$(warning) ${escapeMarkdown(node.problem.message)}`);
+      return {
+        label: endpoint.label,
+        description: node.problem ? node.problem.message : `${endpoint.method.toUpperCase()} ${endpoint.path}`,
+        tooltip: tooltip.join('\n\n'),
+        contextValue: 'resource',
+        icon: node.problem ? 'warning' : 'symbol-interface',
+        collapsible: 'none',
+        command: node.problem?.action ?? {
+          command: COMMANDS.openResource,
+          title: l10n.t('Open Resource'),
+          args: [{ tenantId: node.tenant.id, method: endpoint.method, path: endpoint.path }],
+        },
+      };
+    }
+    case 'message':
+      return {
+        label: node.message,
+        tooltip: node.tooltip ? escapeMarkdown(node.tooltip) : undefined,
+        contextValue: node.action ? 'message-action' : 'message',
+        icon: node.icon,
+        collapsible: 'none',
+        command: node.action,
+      };
+  }
+}
+
+function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (match) => `\\${match}`);
+}

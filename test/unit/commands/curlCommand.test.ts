@@ -1,0 +1,69 @@
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { buildCurlCommand, quote, usesMaskedVariables } from '../../../src/commands/curlCommand';
+
+const request = {
+  method: 'GET',
+  url: 'https://c1.example.com/efat/api/v1/ditte?q=a%20b',
+  headers: {
+    'user-tenant': '0f8fad5b-d9cb-469f-a165-70867728950e',
+    authorization: 'Bearer ***',
+    accept: 'application/json',
+    'authorization-key': '***',
+    'content-length': '0',
+  },
+};
+
+describe('curlCommand', () => {
+  it('masks the token and the key as shell variables by default', () => {
+    const command = buildCurlCommand(request);
+    assert.equal(
+      command,
+      [
+        "curl 'https://c1.example.com/efat/api/v1/ditte?q=a%20b'",
+        "-H 'accept: application/json'",
+        '-H "authorization: Bearer $TENANT_API_TOKEN"',
+        '-H "authorization-key: $TENANT_API_KEY"',
+        "-H 'user-tenant: 0f8fad5b-d9cb-469f-a165-70867728950e'",
+      ].join(' \\\n  '),
+    );
+    assert.equal(usesMaskedVariables(command), true);
+    assert.doesNotMatch(command, /\*\*\*/);
+  });
+
+  it('includes the real values only when given', () => {
+    const command = buildCurlCommand(request, { token: 'tok.en', licenceKey: 'KEY-1' });
+    assert.match(command, /-H 'authorization: Bearer tok\.en'/);
+    assert.match(command, /-H 'authorization-key: KEY-1'/);
+    assert.equal(usesMaskedVariables(command), false);
+  });
+
+  it('adds the method and the body for a POST, quoted for the shell', () => {
+    const command = buildCurlCommand({
+      method: 'post',
+      url: 'https://api.example.com/api/x',
+      headers: { 'content-type': 'application/json' },
+      body: `{"nome":"l'azienda"}`,
+    });
+    assert.match(command, /^curl -X POST 'https:\/\/api\.example\.com\/api\/x'/);
+    assert.match(command, /--data-raw '\{"nome":"l'\\''azienda"\}'$/);
+  });
+
+  it('quotes so that a POSIX shell reads back the exact value', function () {
+    const nasty = `a'b"c$HOME \`x\` \\ end`;
+    const echoed = execFileSync('/bin/sh', ['-c', `printf %s ${quote(nasty)}`]).toString();
+    assert.equal(echoed, nasty);
+  });
+
+  it('the whole command is valid shell: the masked variables expand', () => {
+    const command = buildCurlCommand(request).replace(/^curl/, 'printf "%s\\n"');
+    const out = execFileSync('/bin/sh', ['-c', command], { env: { TENANT_API_TOKEN: 'T', TENANT_API_KEY: 'K' } }).toString();
+    assert.ok(out.includes('authorization: Bearer T\n'));
+    assert.ok(out.includes('authorization-key: K\n'));
+  });
+
+  it('uses --head for HEAD and no -X for GET', () => {
+    assert.match(buildCurlCommand({ method: 'HEAD', url: 'https://h/x', headers: {} }), /^curl --head 'https:\/\/h\/x'$/);
+    assert.equal(buildCurlCommand({ method: 'GET', url: 'https://h/x', headers: {} }), "curl 'https://h/x'");
+  });
+});

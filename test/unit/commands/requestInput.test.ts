@@ -1,0 +1,85 @@
+import * as assert from 'node:assert/strict';
+import {
+  RequestInputError,
+  methodTakesBody,
+  normalizeArgs,
+  parseHeaderText,
+  splitPathAndQuery,
+  validateJsonBody,
+  validateMethod,
+  validatePath,
+} from '../../../src/commands/requestInput';
+
+describe('requestInput', () => {
+  it('accepts known methods in any case and refuses others', () => {
+    assert.equal(validateMethod('get'), undefined);
+    assert.match(validateMethod('FETCH') ?? '', /Unsupported method FETCH/);
+    assert.match(validateMethod('G ET') ?? '', /word/);
+  });
+
+  it('checks paths', () => {
+    assert.equal(validatePath('/api/configurazioni'), undefined);
+    assert.match(validatePath('api/x') ?? '', /start with/);
+    assert.match(validatePath('https://evil.example/x') ?? '', /only the path/);
+    assert.match(validatePath('//evil.example/x') ?? '', /only the path/);
+    assert.match(validatePath('/a b') ?? '', /spaces/);
+    assert.match(validatePath('') ?? '', /Enter a path/);
+  });
+
+  it('checks JSON bodies', () => {
+    assert.equal(validateJsonBody('{"a":1}'), undefined);
+    assert.equal(validateJsonBody(''), undefined);
+    assert.match(validateJsonBody('{a:1}') ?? '', /not valid JSON/);
+  });
+
+  it('parses extra headers and refuses the ones the extension sets', () => {
+    assert.deepEqual(parseHeaderText('X-A: 1\nX-B: two; If-None-Match: "x"'), {
+      headers: { 'X-A': '1', 'X-B': 'two', 'If-None-Match': '"x"' },
+    });
+    for (const name of ['Authorization', 'authorization-key', 'User-Tenant']) {
+      const result = parseHeaderText(`${name}: forged`);
+      assert.ok('error' in result && result.error.includes('cannot be replaced'), name);
+    }
+    assert.ok('error' in parseHeaderText('no colon'));
+    assert.ok('error' in parseHeaderText('Bad Name: x'));
+  });
+
+  it('splits a path with a query', () => {
+    assert.deepEqual(splitPathAndQuery('/x?a=1&b=2'), { path: '/x', query: { a: '1', b: '2' } });
+    assert.deepEqual(splitPathAndQuery('/x'), { path: '/x', query: {} });
+  });
+
+  it('knows which methods take a body', () => {
+    assert.equal(methodTakesBody('post'), true);
+    assert.equal(methodTakesBody('GET'), false);
+  });
+
+  it('normalizes a scripted argument object', () => {
+    const normalized = normalizeArgs({
+      method: 'post',
+      path: '/api/x?a=1',
+      query: { b: 2 },
+      body: { nome: 'Rossi' },
+      headers: { 'X-Trace': 't', Authorization: 'Bearer forged', 'user-tenant': 'other' },
+      tenantId: ' t1 ',
+    });
+    assert.equal(normalized.method, 'POST');
+    assert.equal(normalized.path, '/api/x');
+    assert.deepEqual(normalized.query, { a: '1', b: '2' });
+    assert.equal(normalized.bodyText, '{"nome":"Rossi"}');
+    assert.deepEqual(normalized.headers, { 'X-Trace': 't' });
+    assert.deepEqual(normalized.droppedHeaders, ['Authorization', 'user-tenant']);
+    assert.equal(normalized.tenantId, 't1');
+    assert.equal(normalized.preview, true);
+  });
+
+  it('refuses bad argument objects with a clear message', () => {
+    assert.throws(() => normalizeArgs(undefined), RequestInputError);
+    assert.throws(() => normalizeArgs({ path: '/x' }), /no method/);
+    assert.throws(() => normalizeArgs({ method: 'GET' }), /no path/);
+    assert.throws(() => normalizeArgs({ method: 'GET', path: '/x', body: '{}' }), /GET request has no body/);
+    assert.throws(() => normalizeArgs({ method: 'POST', path: '/x', body: '{bad' }), /not valid JSON/);
+    assert.throws(() => normalizeArgs({ method: 'GET', path: 'x' }), /start with/);
+    assert.throws(() => normalizeArgs({ method: 'GET', path: '/x', headers: 'X: y' }), /Headers must be an object/);
+  });
+});

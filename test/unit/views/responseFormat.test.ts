@@ -1,0 +1,101 @@
+import * as assert from 'node:assert/strict';
+import { formatBytes, formatDuration, formatResponse, type ResponseLike } from '../../../src/views/responseFormat';
+
+function response(overrides: Partial<ResponseLike> = {}): ResponseLike {
+  const bodyText = '{"ditte":[{"codice":"D1","ragioneSociale":"Rossi S.p.A."}]}';
+  return {
+    method: 'get',
+    url: 'http://127.0.0.1:9/efat/api/v1/ditte?pagina=1',
+    status: 200,
+    statusText: 'OK',
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'service-limit-info': 'api-usage=12/1000',
+      'x-request-id': 'abc',
+    },
+    bodyText,
+    json: JSON.parse(bodyText),
+    timeMs: 42.4,
+    sizeBytes: bodyText.length,
+    ...overrides,
+  };
+}
+
+function bodyOf(text: string): string {
+  return text
+    .split('\n')
+    .filter((line) => !line.startsWith('//'))
+    .join('\n');
+}
+
+describe('responseFormat', () => {
+  it('puts method, URL, status, time, size and Service-Limit-Info in a comment block above the body', () => {
+    const { text, languageId } = formatResponse(response(), { receivedAt: Date.UTC(2026, 10, 22, 10, 0, 0) });
+    const header = text.split('\n').filter((line) => line.startsWith('//'));
+    assert.equal(header[0], '// GET http://127.0.0.1:9/efat/api/v1/ditte?pagina=1');
+    assert.equal(header[1], '// 200 OK · 42 ms · 59 B · 2026-11-22T10:00:00.000Z');
+    assert.ok(header.includes('// Service-Limit-Info: api-usage=12/1000'));
+    assert.ok(header.includes('//   x-request-id: abc'));
+    assert.equal(languageId, 'jsonc');
+  });
+
+  it('pretty-prints a JSON body so that it parses back to the same value', () => {
+    const r = response();
+    const { text, prettyPrinted } = formatResponse(r);
+    assert.equal(prettyPrinted, true);
+    const body = bodyOf(text);
+    assert.ok(body.includes('\n  "ditte": [\n'));
+    assert.deepEqual(JSON.parse(body), r.json);
+  });
+
+  it('parses a JSON body the client did not parse when the content type says JSON', () => {
+    const r = response({ json: undefined });
+    const { text, languageId } = formatResponse(r);
+    assert.equal(languageId, 'jsonc');
+    assert.ok(bodyOf(text).includes('\n  "ditte"'));
+  });
+
+  it('shows a non-JSON body as plain text, unchanged', () => {
+    const r = response({ json: undefined, bodyText: '<html>oops</html>', headers: { 'content-type': 'text/html' } });
+    const { text, languageId } = formatResponse(r);
+    assert.equal(languageId, 'plaintext');
+    assert.ok(text.endsWith('<html>oops</html>\n'));
+    assert.ok(text.includes('// Service-Limit-Info: (missing)'));
+  });
+
+  it('does not pretty-print a body above the limit and says so', () => {
+    const r = response();
+    const { text, prettyPrinted, languageId } = formatResponse(r, { prettyPrintLimitBytes: 10 });
+    assert.equal(prettyPrinted, false);
+    assert.equal(languageId, 'jsonc');
+    assert.ok(text.endsWith(r.bodyText + '\n'));
+    assert.match(text, /without pretty-printing/);
+  });
+
+  it('does not parse a large body without a parsed value, but keeps JSON highlighting when it is declared JSON', () => {
+    const r = response({ json: undefined });
+    const { prettyPrinted, languageId } = formatResponse(r, { prettyPrintLimitBytes: 10 });
+    assert.equal(prettyPrinted, false);
+    assert.equal(languageId, 'jsonc');
+  });
+
+  it('keeps a header value with a line break on one comment line', () => {
+    const { text } = formatResponse(response({ headers: { 'x-evil': 'a\n{"injected": true}' } }));
+    assert.ok(text.includes('//   x-evil: a {"injected": true}'));
+    assert.deepEqual(JSON.parse(bodyOf(text)), response().json);
+  });
+
+  it('lists warnings and retries', () => {
+    const { text } = formatResponse(response({ warnings: ['Authorization was ignored'], attempts: 3 }));
+    assert.ok(text.includes('// Warning: Authorization was ignored'));
+    assert.ok(text.includes('// Sent 3 times (retried)'));
+  });
+
+  it('formats sizes and durations', () => {
+    assert.equal(formatBytes(512), '512 B');
+    assert.equal(formatBytes(1536), '1.5 KB');
+    assert.equal(formatBytes(10 * 1024 * 1024), '10.0 MB');
+    assert.equal(formatDuration(12.6), '13 ms');
+    assert.equal(formatDuration(1530), '1.53 s');
+  });
+});
