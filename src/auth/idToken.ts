@@ -20,7 +20,8 @@ export interface IdTokenClaims {
 export interface IdTokenExpectations {
   issuer: string;
   clientId: string;
-  nonce: string;
+  /** The attempt's nonce; undefined for grants that send none (device code), where it is not checked. */
+  nonce: string | undefined;
   /** Wall-clock time in ms. */
   now: number;
   /** Tolerated clock difference with the server, in seconds. */
@@ -60,7 +61,7 @@ export function validateIdToken(idToken: string, expected: IdTokenExpectations):
   if (typeof claims.iat === 'number' && claims.iat * 1000 - leeway > expected.now) {
     throw new IdTokenError('iat', l10n.t('The identity token was issued in the future. Check that this computer\'s clock is right.'));
   }
-  if (claims.nonce !== expected.nonce) {
+  if (expected.nonce !== undefined && claims.nonce !== expected.nonce) {
     throw new IdTokenError('nonce', l10n.t('The identity token does not belong to this sign-in attempt (nonce mismatch).'));
   }
   if (typeof claims.sub !== 'string' || claims.sub === '') {
