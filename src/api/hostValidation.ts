@@ -1,0 +1,108 @@
+import * as l10n from '../common/l10n';
+
+/** Outcome of checking whether an address may receive the bearer token and licence keys. */
+export type HostVerdict = { ok: true; url: URL } | { ok: false; reason: string };
+
+/** 127.0.0.0/8, ::1 and localhost: the only hosts plain http is allowed for. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  if (host === 'localhost' || host === '::1' || host === '0:0:0:0:0:0:0:1') return true;
+  const octets = host.split('.');
+  return octets.length === 4 && octets[0] === '127' && octets.every((o) => /^\d{1,3}$/.test(o) && Number(o) <= 255);
+}
+
+function isIpAddress(host: string): boolean {
+  return /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.startsWith('[') || host.includes(':');
+}
+
+/** Second-level labels under a country code that are public suffixes themselves (co.uk, com.au, ...). */
+const SHORT_SECOND_LEVEL = new Set(['co', 'com', 'net', 'org', 'gov', 'edu', 'ac', 'or', 'ne', 'go']);
+
+/**
+ * The registrable domain of a host without a public suffix list: the last two labels, or three when
+ * the last two look like a country's public suffix (example.co.uk). IP addresses and single labels
+ * stay as they are. Good enough for a default that an explicit tenantApi.allowedHosts overrides.
+ */
+export function registrableDomain(hostname: string): string {
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  if (isIpAddress(host)) return host;
+  const labels = host.split('.');
+  if (labels.length <= 2) return host;
+  const [second, top] = labels.slice(-2);
+  const keep = top.length === 2 && SHORT_SECOND_LEVEL.has(second) ? 3 : 2;
+  return labels.slice(-keep).join('.');
+}
+
+/** "example.com", "*.example.com", ".example.com" or "https://example.com:8443/x" -> "example.com". */
+export function normalizeAllowedHost(entry: string): string | undefined {
+  let value = entry.trim().toLowerCase();
+  if (!value) return undefined;
+  if (value.includes('://')) {
+    try {
+      value = new URL(value).hostname;
+    } catch {
+      return undefined;
+    }
+  }
+  value = value.replace(/^\*?\./, '').replace(/\.$/, '').replace(/:\d+$/, '');
+  if (!/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)$/.test(value) || value.startsWith('.') || value.includes('..')) return undefined;
+  return value;
+}
+
+function hostMatches(host: string, allowed: string): boolean {
+  return host === allowed || (!isIpAddress(allowed) && host.endsWith(`.${allowed}`));
+}
+
+export interface HostPolicy {
+  baseUrl: string;
+  allowedHosts: readonly string[];
+}
+
+/** The scheme and shape rules every credential-bearing address must meet. */
+export function checkAddressShape(address: string): HostVerdict {
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    return { ok: false, reason: l10n.t('"{0}" is not a valid address.', address.slice(0, 200)) };
+  }
+  if (url.username || url.password) {
+    return { ok: false, reason: l10n.t('The address {0} contains a user name or password.', url.host) };
+  }
+  if (url.protocol === 'https:') return { ok: true, url };
+  if (url.protocol === 'http:') {
+    if (isLoopbackHost(url.hostname)) return { ok: true, url };
+    return { ok: false, reason: l10n.t('The address {0} uses plain http; only https is allowed (http only on this computer).', url.host) };
+  }
+  return { ok: false, reason: l10n.t('The address {0} does not use https.', address.slice(0, 200)) };
+}
+
+/** Checks the configured base URL itself. */
+export function validateBaseUrl(baseUrl: string): HostVerdict {
+  if (!baseUrl.trim()) {
+    return { ok: false, reason: l10n.t('The setting tenantApi.baseUrl is empty. Set the address of the API host.') };
+  }
+  return checkAddressShape(baseUrl.trim());
+}
+
+/**
+ * May `address` receive the bearer token and licence keys? Only when it has the right shape and its
+ * host is the base URL's host or allowed by tenantApi.allowedHosts (an entry also allows its
+ * subdomains; when the setting is empty, the base URL's registrable domain and its subdomains).
+ */
+export function validateCredentialHost(address: string, policy: HostPolicy): HostVerdict {
+  const shape = checkAddressShape(address);
+  if (!shape.ok) return shape;
+  const base = validateBaseUrl(policy.baseUrl);
+  if (!base.ok) return base;
+  const host = shape.url.hostname.toLowerCase();
+  const baseHost = base.url.hostname.toLowerCase();
+  if (host === baseHost) return shape;
+  const entries = policy.allowedHosts.map(normalizeAllowedHost).filter((e): e is string => e !== undefined);
+  const allowed = entries.length > 0 ? entries : [registrableDomain(baseHost)];
+  if (allowed.some((entry) => hostMatches(host, entry))) return shape;
+  return {
+    ok: false,
+    reason: l10n.t('The host {0} is not among the allowed hosts ({1}).', host, allowed.join(', ')),
+  };
+}

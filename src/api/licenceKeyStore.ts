@@ -1,0 +1,120 @@
+import { Emitter } from '../common/event';
+import type { Disposable } from '../common/event';
+import * as l10n from '../common/l10n';
+import type { SecretStore } from '../common/secretStore';
+import type { LicenceKeyInfo } from './types';
+
+/** A licence key as stored: the key itself plus what the user said about it. */
+export interface StoredLicenceKey extends LicenceKeyInfo {
+  key: string;
+}
+
+const PREFIX = 'tenantApi.licenceKey.';
+
+/** Secret name of one module's key: `tenantApi.licenceKey.<module>`, value JSON {key, label, organization}. */
+export function licenceSecretName(module: string): string {
+  return `${PREFIX}${module}`;
+}
+
+/** Returns a sentence saying what is wrong with a key the user typed, or undefined when it is fine. */
+export function checkLicenceKey(key: string): string | undefined {
+  const value = key.trim();
+  if (!value) return l10n.t('Enter the licence key.');
+  if (value.length > 512) return l10n.t('A licence key is at most 512 characters long.');
+  if (!/^[A-Za-z0-9._~+/=-]+$/.test(value)) {
+    return l10n.t('A licence key has only letters, digits and the characters . _ ~ + / = - (no spaces).');
+  }
+  return undefined;
+}
+
+export function checkLabel(value: string, what: 'label' | 'organization'): string | undefined {
+  const text = value.trim();
+  if (!text) return what === 'label' ? l10n.t('Enter a label for this key.') : l10n.t('Enter the organization this key belongs to.');
+  if (text.length > 100) return l10n.t('At most 100 characters.');
+  if (/[\u0000-\u001f]/.test(text)) return l10n.t('Control characters are not allowed.');
+  return undefined;
+}
+
+/**
+ * One Authorization-Key per licence module, in the editor's secret storage. Keys are cached in
+ * memory and the cache follows changes made by other windows (SecretStorage.onDidChange).
+ */
+export class LicenceKeyStore implements Disposable {
+  private readonly cache = new Map<string, StoredLicenceKey | undefined>();
+  private readonly changes = new Emitter<{ module: string }>();
+  readonly onDidChange = this.changes.event;
+  private readonly subscription: Disposable;
+
+  constructor(private readonly secrets: SecretStore) {
+    this.subscription = secrets.onDidChange(({ key }) => {
+      if (!key.startsWith(PREFIX)) return;
+      const module = key.slice(PREFIX.length);
+      this.cache.delete(module);
+      this.changes.fire({ module });
+    });
+  }
+
+  /** The stored key, or undefined. Throws when the storage cannot be read (not cached then). */
+  async get(module: string): Promise<StoredLicenceKey | undefined> {
+    if (this.cache.has(module)) return this.cache.get(module);
+    const raw = await this.secrets.get(licenceSecretName(module));
+    const value = raw === undefined ? undefined : parseStored(module, raw);
+    this.cache.set(module, value);
+    return value;
+  }
+
+  async set(module: string, value: { key: string; label: string; organization: string }): Promise<void> {
+    const problem = checkLicenceKey(value.key) ?? checkLabel(value.label, 'label') ?? checkLabel(value.organization, 'organization');
+    if (problem) throw new Error(problem);
+    const stored: StoredLicenceKey = {
+      module,
+      key: value.key.trim(),
+      label: value.label.trim(),
+      organization: value.organization.trim(),
+    };
+    await this.secrets.store(licenceSecretName(module), JSON.stringify({ key: stored.key, label: stored.label, organization: stored.organization }));
+    this.cache.set(module, stored);
+  }
+
+  async clear(module: string): Promise<void> {
+    await this.secrets.delete(licenceSecretName(module));
+    this.cache.set(module, undefined);
+  }
+
+  /** Public information about the keys set for these modules. */
+  async list(modules: readonly string[]): Promise<LicenceKeyInfo[]> {
+    const infos: LicenceKeyInfo[] = [];
+    for (const module of modules) {
+      const stored = await this.get(module);
+      if (stored) infos.push({ module, label: stored.label, organization: stored.organization });
+    }
+    return infos;
+  }
+
+  /** Organizations known from the stored keys. */
+  async organizations(modules: readonly string[]): Promise<string[]> {
+    return [...new Set((await this.list(modules)).map((info) => info.organization))];
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changes.dispose();
+  }
+}
+
+function parseStored(module: string, raw: string): StoredLicenceKey | undefined {
+  try {
+    const value = JSON.parse(raw) as Partial<StoredLicenceKey>;
+    if (typeof value.key === 'string' && value.key) {
+      return {
+        module,
+        key: value.key,
+        label: typeof value.label === 'string' && value.label ? value.label : module,
+        organization: typeof value.organization === 'string' && value.organization ? value.organization : module,
+      };
+    }
+  } catch {
+    // A bare key written by hand or by an older version.
+  }
+  return checkLicenceKey(raw) === undefined ? { module, key: raw.trim(), label: module, organization: module } : undefined;
+}
