@@ -1,0 +1,338 @@
+import * as vscode from 'vscode';
+import type { TenantApi, TenantRecord } from '../api/types';
+import type { Views } from '../views';
+import { formatQuery, type RequestHistory } from './requestHistory';
+import {
+  METHODS,
+  methodTakesBody,
+  normalizeArgs,
+  parseHeaderText,
+  splitPathAndQuery,
+  validateJsonBody,
+  validatePath,
+  type NormalizedRequest,
+  type SendRequestArgs,
+} from './requestInput';
+
+const BACK = Symbol('back');
+type StepResult<T> = T | typeof BACK | undefined;
+
+interface FlowState {
+  method?: string;
+  path?: string;
+  query?: string;
+  tenant?: TenantRecord | null;
+  body?: string;
+  headers?: string;
+}
+
+interface FlowDeps {
+  api: TenantApi;
+  views: Views;
+  history: RequestHistory;
+}
+
+/**
+ * The quick-input flow of tenantApi.sendRequest: method, path (known endpoints and history),
+ * tenant where the path needs one (its cluster is the host), query, body, extra headers.
+ * Back goes to the previous step; Escape cancels. Returns the request to send or undefined.
+ */
+export async function askForRequest(deps: FlowDeps, initial: Partial<SendRequestArgs> = {}): Promise<NormalizedRequest | undefined> {
+  const state: FlowState = { method: initial.method, path: initial.path };
+  const steps: Array<(step: number, total: number) => Promise<StepResult<void>>> = [
+    (step, total) => pickMethod(state, step, total),
+    (step, total) => pickPath(deps, state, step, total),
+    (step, total) => pickTenant(deps, state, step, total),
+    (step, total) => askQuery(state, step, total),
+    (step, total) => askBody(state, step, total),
+    (step, total) => askHeaders(state, step, total),
+  ];
+  let index = 0;
+  while (index < steps.length) {
+    const total = state.method && !methodTakesBody(state.method) ? steps.length - 1 : steps.length;
+    const displayed = index >= 4 && state.method && !methodTakesBody(state.method) ? index : index + 1;
+    const result = await steps[index](displayed, total);
+    if (result === undefined) return undefined;
+    if (result === BACK) index = Math.max(0, index - 1);
+    else index++;
+  }
+  const headers = parseHeaderText(state.headers ?? '');
+  return normalizeArgs({
+    method: state.method,
+    path: state.path,
+    tenantId: state.tenant?.id,
+    query: state.query ?? '',
+    body: state.body,
+    headers: 'headers' in headers ? headers.headers : {},
+  });
+}
+
+function title(step: number, total: number): string {
+  return vscode.l10n.t('Send Request ({0}/{1})', step, total);
+}
+
+async function pickMethod(state: FlowState, step: number, total: number): Promise<StepResult<void>> {
+  const items = METHODS.map((method) => ({
+    label: method,
+    description: methodTakesBody(method) ? vscode.l10n.t('with a JSON body') : undefined,
+  }));
+  const picked = await pick(items, {
+    title: title(step, total),
+    placeholder: vscode.l10n.t('HTTP method'),
+    active: state.method,
+    back: false,
+  });
+  if (picked === undefined || picked === BACK) return picked;
+  state.method = picked.label;
+  if (!methodTakesBody(state.method)) state.body = undefined;
+  return;
+}
+
+async function pickPath(deps: FlowDeps, state: FlowState, step: number, total: number): Promise<StepResult<void>> {
+  const known = deps.api.endpoints();
+  const seen = new Set<string>();
+  const items: Array<vscode.QuickPickItem & { path?: string }> = [];
+  const recent = deps.history.recentPaths().slice(0, 15);
+  if (recent.length > 0) items.push({ label: vscode.l10n.t('Recent'), kind: vscode.QuickPickItemKind.Separator });
+  for (const path of recent) {
+    seen.add(path);
+    items.push({ label: path, path, iconPath: new vscode.ThemeIcon('history') });
+  }
+  const endpoints = known.filter((endpoint) => !seen.has(endpoint.path));
+  if (endpoints.length > 0) items.push({ label: vscode.l10n.t('Known endpoints'), kind: vscode.QuickPickItemKind.Separator });
+  for (const endpoint of endpoints) {
+    seen.add(endpoint.path);
+    items.push({
+      label: endpoint.path,
+      path: endpoint.path,
+      description: `${endpoint.label} · ${endpoint.method.toUpperCase()}`,
+      iconPath: new vscode.ThemeIcon('symbol-interface'),
+    });
+  }
+
+  return new Promise((resolve) => {
+    const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem & { path?: string }>();
+    const baseTitle = title(step, total);
+    quickPick.title = baseTitle;
+    quickPick.placeholder = vscode.l10n.t('Path, for example /api/configurazioni (a query such as ?pagina=2 may follow)');
+    quickPick.buttons = [vscode.QuickInputButtons.Back];
+    quickPick.matchOnDescription = true;
+    quickPick.value = state.path ? state.path + (state.query ? formatQuery(splitPathAndQuery('?' + state.query).query) : '') : '';
+    const typedItem = (value: string) => ({
+      label: value,
+      path: value,
+      description: vscode.l10n.t('the path you typed'),
+      alwaysShow: true,
+      iconPath: new vscode.ThemeIcon('edit'),
+    });
+    const refreshItems = () => {
+      const value = quickPick.value.trim();
+      quickPick.items = value !== '' && !seen.has(value) ? [typedItem(value), ...items] : items;
+    };
+    refreshItems();
+    let done = false;
+    const finish = (result: StepResult<void>) => {
+      if (done) return;
+      done = true;
+      resolve(result);
+      quickPick.dispose();
+    };
+    quickPick.onDidChangeValue(() => {
+      quickPick.title = baseTitle;
+      refreshItems();
+    });
+    quickPick.onDidTriggerButton(() => finish(BACK));
+    quickPick.onDidAccept(() => {
+      const value = quickPick.selectedItems[0]?.path ?? quickPick.value.trim();
+      const split = splitPathAndQuery(value);
+      const error = validatePath(split.path);
+      if (error) {
+        quickPick.title = `${baseTitle} · ${error}`;
+        return;
+      }
+      state.path = split.path;
+      if (Object.keys(split.query).length > 0) state.query = new URLSearchParams(split.query).toString();
+      finish();
+    });
+    quickPick.onDidHide(() => finish(undefined));
+    quickPick.show();
+  });
+}
+
+async function pickTenant(deps: FlowDeps, state: FlowState, step: number, total: number): Promise<StepResult<void>> {
+  const route = deps.api.routeFor(state.path ?? '/');
+  const needsTenant = route?.tenantScoped === true || route?.host === 'cluster';
+  if (route && !needsTenant) {
+    state.tenant = null;
+    return;
+  }
+  const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem & { tenant?: TenantRecord | null }>();
+  quickPick.title = title(step, total);
+  quickPick.placeholder = needsTenant
+    ? vscode.l10n.t('Tenant: the call goes to its cluster with its User-Tenant header')
+    : vscode.l10n.t('Host: the base URL, or a tenant\'s cluster');
+  quickPick.buttons = [vscode.QuickInputButtons.Back];
+  quickPick.busy = true;
+  quickPick.show();
+  let tenants: TenantRecord[] = [];
+  let loadError: string | undefined;
+  try {
+    tenants = await deps.views.tree.tenants();
+  } catch (error) {
+    loadError = error instanceof Error ? error.message : String(error);
+  }
+  const activeId = deps.views.activeTenant.get()?.id;
+  const ordered = [...tenants].sort((a, b) => Number(b.id === activeId) - Number(a.id === activeId));
+  const items: Array<vscode.QuickPickItem & { tenant?: TenantRecord | null }> = [];
+  if (!needsTenant) {
+    const baseUrl = vscode.workspace.getConfiguration('tenantApi').get<string>('baseUrl') ?? '';
+    items.push({ label: vscode.l10n.t('Base host'), description: baseUrl, tenant: null, iconPath: new vscode.ThemeIcon('globe') });
+  }
+  for (const tenant of ordered) {
+    items.push({
+      label: tenant.descrizioneAmbienteDati || tenant.id,
+      description: [tenant.codiceAmbienteDati, tenant.id === activeId ? vscode.l10n.t('active') : undefined]
+        .filter(Boolean)
+        .join(' · '),
+      detail: tenant.usable ? tenant.clusterAddress : `$(warning) ${tenant.unusableReason ?? tenant.clusterAddress}`,
+      tenant,
+      iconPath: new vscode.ThemeIcon(tenant.usable ? 'database' : 'warning'),
+    });
+  }
+  if (loadError) {
+    items.push({ label: `$(error) ${vscode.l10n.t('Could not list your tenants: {0}', loadError)}`, alwaysShow: true });
+  }
+  quickPick.items = items;
+  quickPick.busy = false;
+  const current = items.find((item) => item.tenant !== undefined && (item.tenant?.id ?? null) === (state.tenant?.id ?? null));
+  if (current) quickPick.activeItems = [current];
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (result: StepResult<void>) => {
+      if (done) return;
+      done = true;
+      resolve(result);
+      quickPick.dispose();
+    };
+    quickPick.onDidTriggerButton(() => finish(BACK));
+    quickPick.onDidAccept(() => {
+      const chosen = quickPick.selectedItems[0];
+      if (!chosen || chosen.tenant === undefined) return;
+      if (chosen.tenant && !chosen.tenant.usable) {
+        quickPick.title = `${title(step, total)} · ${chosen.tenant.unusableReason ?? vscode.l10n.t('This tenant cannot be called.')}`;
+        return;
+      }
+      state.tenant = chosen.tenant;
+      finish();
+    });
+    quickPick.onDidHide(() => finish(undefined));
+  });
+}
+
+function askQuery(state: FlowState, step: number, total: number): Promise<StepResult<void>> {
+  return input({
+    title: title(step, total),
+    prompt: vscode.l10n.t('Query parameters (optional), for example pagina=2&dimensionePagina=50'),
+    value: state.query ?? '',
+    validate: (value) => (/\s/.test(value.trim()) ? vscode.l10n.t('Encode spaces as %20 or +.') : undefined),
+    accept: (value) => {
+      state.query = value.trim().replace(/^\?/, '');
+    },
+  });
+}
+
+function askBody(state: FlowState, step: number, total: number): Promise<StepResult<void>> {
+  if (!state.method || !methodTakesBody(state.method)) return Promise.resolve();
+  return input({
+    title: title(step, total),
+    prompt: vscode.l10n.t('JSON body (optional), for example {"descrizione": "Nuova"}'),
+    value: state.body ?? '',
+    validate: validateJsonBody,
+    accept: (value) => {
+      state.body = value.trim() === '' ? undefined : value;
+    },
+  });
+}
+
+function askHeaders(state: FlowState, step: number, total: number): Promise<StepResult<void>> {
+  return input({
+    title: title(step, total),
+    prompt: vscode.l10n.t(
+      'Extra headers (optional), "Name: value" separated by ";". Authorization, Authorization-Key and User-Tenant are set for you.',
+    ),
+    value: state.headers ?? '',
+    validate: (value) => {
+      const parsed = parseHeaderText(value);
+      return 'error' in parsed ? parsed.error : undefined;
+    },
+    accept: (value) => {
+      state.headers = value;
+    },
+  });
+}
+
+async function pick<T extends vscode.QuickPickItem>(
+  items: T[],
+  options: { title: string; placeholder: string; active?: string; back: boolean },
+): Promise<StepResult<T>> {
+  const quickPick = vscode.window.createQuickPick<T>();
+  quickPick.title = options.title;
+  quickPick.placeholder = options.placeholder;
+  quickPick.items = items;
+  if (options.back) quickPick.buttons = [vscode.QuickInputButtons.Back];
+  const active = items.find((item) => item.label === options.active);
+  if (active) quickPick.activeItems = [active];
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (result: StepResult<T>) => {
+      if (done) return;
+      done = true;
+      resolve(result);
+      quickPick.dispose();
+    };
+    quickPick.onDidTriggerButton(() => finish(BACK));
+    quickPick.onDidAccept(() => {
+      const chosen = quickPick.selectedItems[0];
+      if (chosen) finish(chosen);
+    });
+    quickPick.onDidHide(() => finish(undefined));
+    quickPick.show();
+  });
+}
+
+function input(options: {
+  title: string;
+  prompt: string;
+  value: string;
+  validate: (value: string) => string | undefined;
+  accept: (value: string) => void;
+}): Promise<StepResult<void>> {
+  const box = vscode.window.createInputBox();
+  box.title = options.title;
+  box.prompt = options.prompt;
+  box.value = options.value;
+  box.buttons = [vscode.QuickInputButtons.Back];
+  box.ignoreFocusOut = false;
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (result: StepResult<void>) => {
+      if (done) return;
+      done = true;
+      resolve(result);
+      box.dispose();
+    };
+    box.onDidChangeValue((value) => {
+      box.validationMessage = options.validate(value);
+    });
+    box.onDidTriggerButton(() => finish(BACK));
+    box.onDidAccept(() => {
+      const error = options.validate(box.value);
+      box.validationMessage = error;
+      if (error) return;
+      options.accept(box.value);
+      finish();
+    });
+    box.onDidHide(() => finish(undefined));
+    box.show();
+  });
+}

@@ -1,0 +1,123 @@
+import * as vscode from 'vscode';
+import type { SessionState } from '../auth/types';
+import type { QuotaView } from '../api/types';
+import type { ActiveTenantStore } from './activeTenant';
+import { presentQuota, sanitizeThresholds, selectReading, type QuotaSeverity } from './quotaPresentation';
+
+export const QUOTA_ITEM_ID = 'tenantApi.quota';
+
+/** What the in-editor tests read. */
+export interface QuotaStatusState {
+  visible: boolean;
+  text: string;
+  tooltip: string;
+  severity: QuotaSeverity;
+  organization: string | undefined;
+}
+
+/**
+ * The api-usage of the active context in the status bar. It only listens: to the QuotaTracker's
+ * event (every response's Service-Limit-Info), to sign-in changes and to the settings. It never calls.
+ */
+export class QuotaStatusBar implements vscode.Disposable {
+  private readonly item: vscode.StatusBarItem;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly organizationByTenant = new Map<string, string>();
+  private lastChangedOrganization: string | undefined;
+  private state: QuotaStatusState = { visible: false, text: '', tooltip: '', severity: 'normal', organization: undefined };
+  private tooltipTimer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    private readonly quota: QuotaView,
+    private readonly auth: SessionState,
+    private readonly activeTenant: ActiveTenantStore,
+  ) {
+    this.item = vscode.window.createStatusBarItem(QUOTA_ITEM_ID, vscode.StatusBarAlignment.Right, 100);
+    this.item.name = vscode.l10n.t('Tenant API Usage');
+    this.item.command = 'tenantApi.showQuota';
+    this.disposables.push(
+      this.item,
+      quota.onDidChange((event) => {
+        if (event.reading) this.lastChangedOrganization = event.organization;
+        this.update();
+      }),
+      auth.onDidChangeSessions(() => this.update()),
+      activeTenant.onDidChange(() => this.update()),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('tenantApi.quota')) this.update();
+      }),
+    );
+    this.update();
+  }
+
+  /** A response for this tenant was counted against this organization (its licence key's). */
+  noteTenantOrganization(tenantId: string, organization: string): void {
+    if (this.organizationByTenant.get(tenantId) === organization) return;
+    this.organizationByTenant.set(tenantId, organization);
+    this.update();
+  }
+
+  current(): QuotaStatusState {
+    return { ...this.state };
+  }
+
+  update(): void {
+    if (!this.auth.activeAccount()) {
+      this.item.hide();
+      this.stopTooltipTimer();
+      this.state = { ...this.state, visible: false };
+      return;
+    }
+    const activeTenantId = this.activeTenant.get()?.id;
+    const reading = selectReading(
+      this.quota.readings(),
+      activeTenantId ? this.organizationByTenant.get(activeTenantId) : undefined,
+      this.lastChangedOrganization,
+    );
+    const configuration = vscode.workspace.getConfiguration('tenantApi.quota');
+    const thresholds = sanitizeThresholds({
+      warningPercent: configuration.get<number>('warningPercent'),
+      errorPercent: configuration.get<number>('errorPercent'),
+    });
+    const shown = presentQuota(reading, {
+      now: Date.now(),
+      thresholds,
+      locale: vscode.env.language,
+      blocked: reading ? this.quota.isBlocked(reading.organization) : false,
+    });
+    const tooltip = shown.tooltip.join('\n\n');
+    this.item.text = shown.text;
+    this.item.tooltip = new vscode.MarkdownString(tooltip, true);
+    this.item.backgroundColor =
+      shown.severity === 'error'
+        ? new vscode.ThemeColor('statusBarItem.errorBackground')
+        : shown.severity === 'warning'
+          ? new vscode.ThemeColor('statusBarItem.warningBackground')
+          : undefined;
+    this.item.accessibilityInformation = {
+      label: reading
+        ? vscode.l10n.t('Tenant API usage: {0} of {1} calls this week', reading.used, reading.limit)
+        : vscode.l10n.t('Tenant API usage: no calls seen yet'),
+    };
+    this.item.show();
+    this.state = { visible: true, text: shown.text, tooltip, severity: shown.severity, organization: reading?.organization };
+    if (reading) this.startTooltipTimer();
+  }
+
+  /** Keeps "seen … ago" true while the item shows a reading; no call is made. */
+  private startTooltipTimer(): void {
+    if (this.tooltipTimer) return;
+    this.tooltipTimer = setInterval(() => this.update(), 30_000);
+    this.tooltipTimer.unref?.();
+  }
+
+  private stopTooltipTimer(): void {
+    if (this.tooltipTimer) clearInterval(this.tooltipTimer);
+    this.tooltipTimer = undefined;
+  }
+
+  dispose(): void {
+    this.stopTooltipTimer();
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+}

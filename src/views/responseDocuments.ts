@@ -1,0 +1,75 @@
+import * as vscode from 'vscode';
+import { formatResponse, type ResponseFormatOptions, type ResponseLike } from './responseFormat';
+
+export const RESPONSE_SCHEME = 'tenant-api-response';
+
+/** How many responses stay available to reopen; older ones are dropped (their tabs show a notice). */
+const KEPT_RESPONSES = 20;
+
+export interface OpenedResponse {
+  uri: vscode.Uri;
+  /** Time spent formatting the text, in ms. */
+  formatMs: number;
+  /** Time until the editor showed the document, in ms. */
+  openMs: number;
+  prettyPrinted: boolean;
+}
+
+/**
+ * Read-only response tabs: the text is formatted once when the response arrives and served from
+ * memory, so reopening or re-rendering a tab never formats again.
+ */
+export class ResponseDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly contents = new Map<string, string>();
+  private readonly changes = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changes.event;
+  private counter = 0;
+  private readonly registration: vscode.Disposable;
+
+  constructor() {
+    this.registration = vscode.workspace.registerTextDocumentContentProvider(RESPONSE_SCHEME, this);
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return (
+      this.contents.get(uri.toString()) ??
+      '// ' + vscode.l10n.t('This response is no longer kept. Send the request again to see it.') + '\n'
+    );
+  }
+
+  /** Formats the response and shows it in a read-only tab beside the current editor. */
+  async open(response: ResponseLike, options: ResponseFormatOptions & { title: string; preserveFocus?: boolean }): Promise<OpenedResponse> {
+    const started = performance.now();
+    const formatted = formatResponse(response, { locale: vscode.env.language, ...options });
+    const formatMs = performance.now() - started;
+    this.counter++;
+    const extension = formatted.languageId === 'jsonc' ? 'jsonc' : 'txt';
+    const name = `${options.title.replace(/[\\/:*?"<>|#?%]+/g, ' ').trim() || 'response'}.${extension}`;
+    const uri = vscode.Uri.from({ scheme: RESPONSE_SCHEME, path: `/${this.counter}/${name}` });
+    this.remember(uri.toString(), formatted.text);
+    let document = await vscode.workspace.openTextDocument(uri);
+    if (document.languageId !== formatted.languageId) {
+      document = await vscode.languages.setTextDocumentLanguage(document, formatted.languageId);
+    }
+    await vscode.window.showTextDocument(document, {
+      preview: true,
+      preserveFocus: options.preserveFocus ?? false,
+      viewColumn: vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active,
+    });
+    return { uri, formatMs, openMs: performance.now() - started, prettyPrinted: formatted.prettyPrinted };
+  }
+
+  private remember(key: string, text: string): void {
+    this.contents.set(key, text);
+    while (this.contents.size > KEPT_RESPONSES) {
+      const oldest = this.contents.keys().next().value as string;
+      this.contents.delete(oldest);
+    }
+  }
+
+  dispose(): void {
+    this.registration.dispose();
+    this.changes.dispose();
+    this.contents.clear();
+  }
+}

@@ -1,0 +1,237 @@
+import * as vscode from 'vscode';
+import type { SessionState } from '../auth/types';
+import type { TenantApi, TenantRecord } from '../api/types';
+import { isApiError } from '../api/errors';
+import type { Logger } from '../common/logger';
+import type { ActiveTenantStore } from './activeTenant';
+import {
+  accountChildren,
+  accountNodes,
+  present,
+  resourceId,
+  tenantChildren,
+  type MessageNode,
+  type ResourceProblem,
+  type TenantsState,
+  type TreeNode,
+} from './tenantTreeModel';
+
+/** What the in-editor tests read: the tree as the user sees it. */
+export interface TreeSnapshotItem {
+  label: string;
+  description?: string;
+  contextValue: string;
+  icon: string;
+  command?: string;
+  children?: TreeSnapshotItem[];
+}
+
+/**
+ * The Tenants view. Tenants are listed lazily (when the account node is first shown) and cached
+ * until refresh; every state in between is an item with an action.
+ */
+export class TenantTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
+  private readonly changes = new vscode.EventEmitter<TreeNode | undefined | void>();
+  readonly onDidChangeTreeData = this.changes.event;
+
+  private readonly states = new Map<string, TenantsState>();
+  private readonly loads = new Map<string, Promise<void>>();
+  private readonly problems = new Map<string, ResourceProblem>();
+  private readonly parents = new WeakMap<TreeNode, TreeNode>();
+  private generation = 0;
+
+  constructor(
+    private readonly auth: SessionState,
+    private readonly api: TenantApi,
+    private readonly activeTenant: ActiveTenantStore,
+    private readonly logger: Logger,
+  ) {}
+
+  dispose(): void {
+    this.changes.dispose();
+  }
+
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    const shown = present(node);
+    const item = new vscode.TreeItem(
+      shown.label,
+      shown.collapsible === 'none'
+        ? vscode.TreeItemCollapsibleState.None
+        : shown.collapsible === 'expanded'
+          ? vscode.TreeItemCollapsibleState.Expanded
+          : vscode.TreeItemCollapsibleState.Collapsed,
+    );
+    item.id = node.id;
+    item.description = shown.description;
+    if (shown.tooltip) {
+      const tooltip = new vscode.MarkdownString(shown.tooltip, true);
+      item.tooltip = tooltip;
+    }
+    item.contextValue = shown.contextValue;
+    item.iconPath = themeIcon(shown.icon);
+    if (shown.command) {
+      item.command = { command: shown.command.command, title: shown.command.title, arguments: shown.command.args };
+    }
+    return item;
+  }
+
+  async getChildren(node?: TreeNode): Promise<TreeNode[]> {
+    const children = await this.childrenOf(node);
+    if (node) for (const child of children) this.parents.set(child, node);
+    return children;
+  }
+
+  getParent(node: TreeNode): TreeNode | undefined {
+    return this.parents.get(node);
+  }
+
+  private async childrenOf(node?: TreeNode): Promise<TreeNode[]> {
+    if (!node) {
+      try {
+        const accounts = await this.auth.getAccounts();
+        // Signed out: no items, so the view's welcome content (Sign In) shows.
+        return accountNodes(accounts, this.auth.activeAccount()?.id ?? accounts[0]?.id);
+      } catch (error) {
+        this.logger.error(`Tenants view: could not read the accounts: ${String(error)}`);
+        return [this.accountsError(error)];
+      }
+    }
+    switch (node.kind) {
+      case 'account': {
+        if (node.active && !this.states.has(node.account.id)) void this.load(node.account.id);
+        return accountChildren(node, this.states.get(node.account.id), this.activeTenant.get()?.id);
+      }
+      case 'tenant':
+        return tenantChildren(node, this.api.endpoints(), this.problems);
+      default:
+        return [];
+    }
+  }
+
+  private accountsError(error: unknown): MessageNode {
+    return {
+      kind: 'message',
+      id: 'accounts-error',
+      message: vscode.l10n.t('Could not read your sessions: {0}', error instanceof Error ? error.message : String(error)),
+      icon: 'error',
+      action: { command: 'tenantApi.refreshTenants', title: vscode.l10n.t('Retry') },
+    };
+  }
+
+  /** Lists the tenants of the active account; the view shows a loading item meanwhile. */
+  load(accountId: string): Promise<void> {
+    const running = this.loads.get(accountId);
+    if (running) return running;
+    const generation = this.generation;
+    this.states.set(accountId, { kind: 'loading' });
+    // eslint-disable-next-line prefer-const
+    let done: Promise<void> | undefined;
+    done = (async () => {
+      await Promise.resolve(); // `done` is assigned before the finally block can run
+      try {
+        const tenants = await this.api.listTenants();
+        if (generation !== this.generation) return;
+        this.states.set(accountId, { kind: 'loaded', tenants });
+      } catch (error) {
+        if (generation !== this.generation) return;
+        this.logger.warn(`Tenants view: listing failed: ${isApiError(error) ? error.describe() : String(error)}`);
+        this.states.set(accountId, {
+          kind: 'error',
+          errorKind: isApiError(error) ? error.kind : errorKindOf(error),
+          message: error instanceof Error ? error.message : String(error),
+          module: isApiError(error) ? error.details.module : undefined,
+        });
+      } finally {
+        if (this.loads.get(accountId) === done) this.loads.delete(accountId);
+        if (generation === this.generation) this.changes.fire();
+      }
+    })();
+    this.loads.set(accountId, done);
+    return done;
+  }
+
+  /** Forget the tenants and ask again (refresh, sign-in, sign-out, account switch). */
+  refresh(): void {
+    this.generation++;
+    this.states.clear();
+    this.loads.clear();
+    this.changes.fire();
+  }
+
+  /** Redraw without listing again (active tenant, resource problems). */
+  redraw(): void {
+    this.changes.fire();
+  }
+
+  /** Loaded tenants of the active account (lists them when needed). */
+  async tenants(): Promise<TenantRecord[]> {
+    const accountId = this.auth.activeAccount()?.id;
+    if (!accountId) return [];
+    const state = this.states.get(accountId);
+    if (state?.kind === 'loaded') return state.tenants;
+    await this.load(accountId);
+    const after = this.states.get(accountId);
+    if (after?.kind === 'loaded') return after.tenants;
+    if (after?.kind === 'error') throw new Error(after.message);
+    return [];
+  }
+
+  cachedTenant(tenantId: string): TenantRecord | undefined {
+    for (const state of this.states.values()) {
+      if (state.kind === 'loaded') {
+        const found = state.tenants.find((tenant) => tenant.id === tenantId);
+        if (found) return found;
+      }
+    }
+    return undefined;
+  }
+
+  setProblem(tenantId: string, endpoint: { method: string; path: string }, problem: ResourceProblem | undefined): void {
+    const key = resourceId(tenantId, endpoint);
+    const had = this.problems.has(key);
+    if (problem) this.problems.set(key, problem);
+    else this.problems.delete(key);
+    if (problem || had) this.changes.fire();
+  }
+
+  /** The tree as shown, expanded to `depth` levels (for the in-editor tests and diagnostics). */
+  async snapshot(depth = 3): Promise<TreeSnapshotItem[]> {
+    const walk = async (node: TreeNode | undefined, level: number): Promise<TreeSnapshotItem[]> => {
+      const children = await this.getChildren(node);
+      return Promise.all(
+        children.map(async (child) => {
+          const shown = present(child);
+          const item: TreeSnapshotItem = {
+            label: shown.label,
+            description: shown.description,
+            contextValue: shown.contextValue,
+            icon: shown.icon,
+            command: shown.command?.command,
+          };
+          if (shown.collapsible !== 'none' && level < depth) item.children = await walk(child, level + 1);
+          return item;
+        }),
+      );
+    };
+    return walk(undefined, 1);
+  }
+}
+
+function errorKindOf(error: unknown): string | undefined {
+  return error instanceof Error && error.name === 'SignInRequiredError' ? 'auth' : undefined;
+}
+
+function themeIcon(icon: string): vscode.ThemeIcon {
+  switch (icon) {
+    case 'loading':
+      return new vscode.ThemeIcon('loading~spin');
+    case 'error':
+      return new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
+    case 'warning':
+      return new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+    case 'pass-filled':
+      return new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('charts.green'));
+    default:
+      return new vscode.ThemeIcon(icon);
+  }
+}
