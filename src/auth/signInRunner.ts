@@ -85,6 +85,7 @@ export class SignInRunner {
     const { tokenClient, pending } = this.environment;
     const metadata = await raceAbort(tokenClient.discover(signal), signal);
     const secrets = await createAttemptSecrets();
+    signal.throwIfAborted();
     let loopback: LoopbackServer | undefined;
     try {
       let redirectUri: string;
@@ -94,6 +95,7 @@ export class SignInRunner {
       } else {
         redirectUri = await this.environment.uriHandlerRedirectUri();
       }
+      signal.throwIfAborted();
       const url = buildAuthorizeUrl(metadata.authorization_endpoint, {
         clientId: tokenClient.clientId,
         redirectUri,
@@ -109,6 +111,7 @@ export class SignInRunner {
       const callback = pending.wait(secrets.state);
       const onAbort = () => pending.cancel(secrets.state, signal.reason as Error);
       signal.addEventListener('abort', onAbort, { once: true });
+      if (signal.aborted) onAbort();
       try {
         this.environment.logger.info(`Opening the authorize URL with redirect_uri ${redirectUri}.`);
         const opened = await this.environment.openExternal(url);
