@@ -1,0 +1,65 @@
+import * as assert from 'node:assert/strict';
+import { ApiError, apiErrors } from '../../../src/api/errors';
+import { checkExtraHeaders, maskHeaders, withoutCredentials } from '../../../src/api/requestHeaders';
+
+describe('ApiError messages', () => {
+  const details = { method: 'GET', url: 'https://api.example.com/api/configurazioni', status: 403, serverError: 'licence_module_mismatch' };
+
+  it('says what to do for each kind, and which command helps', () => {
+    const cases: Array<[ApiError, string, RegExp, string | undefined]> = [
+      [apiErrors.signInRequired(), 'auth', /not signed in/, 'tenantApi.signIn'],
+      [apiErrors.unauthorizedAfterRefresh(details), 'auth', /Sign in again/, 'tenantApi.signIn'],
+      [apiErrors.licenceMissing('efat'), 'licenceMissing', /No licence key is set for the module "efat".*Set Licence Key/, 'tenantApi.setLicenceKey'],
+      [apiErrors.licenceWrongModule('efat', details), 'licenceWrongModule', /belongs to another module.*"efat"/, 'tenantApi.setLicenceKey'],
+      [apiErrors.licenceUnknown('core', details), 'licenceUnknown', /does not know the licence key set for the module "core"/, 'tenantApi.setLicenceKey'],
+      [apiErrors.rateLimit('second', details), 'rateLimit', /per-second request limit/, undefined],
+      [apiErrors.notRetriedAfterRateLimit('minute', { method: 'POST' }), 'rateLimit', /per-minute.*POST request is not sent again/, undefined],
+      [apiErrors.weeklyQuota('Rossi', details), 'weeklyQuota', /weekly request limit of the organization "Rossi"/, 'tenantApi.resumeOrganization'],
+      [apiErrors.quotaReached('Rossi', 10, 10), 'quotaReached', /has used 10 of its 10 weekly requests.*send it anyway/, 'tenantApi.resumeOrganization'],
+      [apiErrors.tenantRequired('/efat/x'), 'tenant', /choose a tenant/, undefined],
+      [apiErrors.hostNotAllowed('The host x is not among the allowed hosts (y).', details), 'hostValidation', /Not sent: The host x.*allowedHosts/, undefined],
+      [apiErrors.network('the connection was reset (ECONNRESET)', details), 'network', /could not be reached: the connection was reset/, undefined],
+      [apiErrors.timeout(30, details), 'timeout', /longer than 30 seconds/, undefined],
+      [apiErrors.cancelled(), 'cancelled', /cancelled/, undefined],
+      [apiErrors.queueFull(1000), 'queueFull', /Too many calls.*1000/, undefined],
+      [apiErrors.http(404, 'Not Found', 'Unknown path', details), 'http', /404 Not Found: Unknown path/, undefined],
+      [apiErrors.http(500, 'Internal Server Error', undefined, details), 'http', /500 Internal Server Error\.$/, undefined],
+      [apiErrors.invalidRequest('bad'), 'invalidRequest', /not valid: bad/, undefined],
+    ];
+    for (const [error, kind, message, command] of cases) {
+      assert.ok(error instanceof ApiError && error instanceof Error);
+      assert.equal(error.kind, kind);
+      assert.match(error.message, message);
+      assert.equal(error.suggestedCommand, command, kind);
+    }
+  });
+
+  it('keeps the details a developer needs and describes them on one line', () => {
+    const error = apiErrors.licenceWrongModule('efat', details);
+    assert.equal(error.details.module, 'efat');
+    assert.equal(error.details.status, 403);
+    assert.equal(error.describe(), `[licenceWrongModule] ${error.message} (GET https://api.example.com/api/configurazioni) status 403 server error licence_module_mismatch`);
+  });
+});
+
+describe('request headers', () => {
+  it('ignores, with a warning, extra headers that would replace the ones the client sets', () => {
+    const { headers, warnings } = checkExtraHeaders({ 'X-Trace': '1', authorization: 'Bearer stolen', 'Authorization-Key': 'x', 'user-tenant': 't', Accept: 'text/html' });
+    assert.deepEqual(headers, { 'X-Trace': '1' });
+    assert.equal(warnings.length, 4);
+    assert.match(warnings[0], /authorization is set by the extension/);
+  });
+
+  it('refuses malformed header names and values', () => {
+    assert.throws(() => checkExtraHeaders({ 'Bad Name': 'x' }), /not a valid header name/);
+    assert.throws(() => checkExtraHeaders({ 'X-A': 'a\r\nInjected: 1' }), /line break/);
+  });
+
+  it('masks the token and the key, and drops credentials for another host', () => {
+    const sent = { Authorization: 'Bearer eyJsecret', 'Authorization-Key': 'RSSCORE4F7K2M9Q1X8ZT', 'User-Tenant': 't1', Accept: 'application/json' };
+    const masked = maskHeaders(sent, 'Rossi core');
+    assert.deepEqual(masked, { Authorization: 'Bearer ***', 'Authorization-Key': '*** (Rossi core)', 'User-Tenant': 't1', Accept: 'application/json' });
+    assert.ok(!JSON.stringify(masked).includes('secret') && !JSON.stringify(masked).includes('RSSCORE'));
+    assert.deepEqual(withoutCredentials(sent), { Accept: 'application/json' });
+  });
+});

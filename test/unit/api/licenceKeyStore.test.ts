@@ -1,0 +1,60 @@
+import * as assert from 'node:assert/strict';
+import { LicenceKeyStore, checkLicenceKey, licenceSecretName } from '../../../src/api/licenceKeyStore';
+import { InMemorySecretStore } from '../../helpers/inMemorySecretStore';
+
+describe('LicenceKeyStore', () => {
+  it('stores one key per module with its label and organization, in the secret storage only', async () => {
+    const secrets = new InMemorySecretStore();
+    const store = new LicenceKeyStore(secrets);
+    await store.set('efat', { key: ' RSSEFAT8B3N6P2W5Y7QD ', label: 'Rossi efat', organization: 'Rossi' });
+    assert.deepEqual(await store.get('efat'), { module: 'efat', key: 'RSSEFAT8B3N6P2W5Y7QD', label: 'Rossi efat', organization: 'Rossi' });
+    assert.deepEqual(JSON.parse(secrets.values.get(licenceSecretName('efat'))!), { key: 'RSSEFAT8B3N6P2W5Y7QD', label: 'Rossi efat', organization: 'Rossi' });
+    assert.equal(await store.get('core'), undefined);
+    assert.deepEqual(await store.list(['core', 'efat']), [{ module: 'efat', label: 'Rossi efat', organization: 'Rossi' }]);
+  });
+
+  it('clears a key', async () => {
+    const store = new LicenceKeyStore(new InMemorySecretStore());
+    await store.set('core', { key: 'ABC123', label: 'l', organization: 'o' });
+    await store.clear('core');
+    assert.equal(await store.get('core'), undefined);
+  });
+
+  it('follows a change made by another window', async () => {
+    const secrets = new InMemorySecretStore();
+    const store = new LicenceKeyStore(secrets);
+    const changed: string[] = [];
+    store.onDidChange((e) => changed.push(e.module));
+    await store.set('core', { key: 'OLD1', label: 'l', organization: 'o' });
+    secrets.simulateExternalWrite(licenceSecretName('core'), JSON.stringify({ key: 'NEW2', label: 'l2', organization: 'o2' }));
+    assert.equal((await store.get('core'))?.key, 'NEW2');
+    secrets.simulateExternalWrite(licenceSecretName('core'), undefined);
+    assert.equal(await store.get('core'), undefined);
+    assert.deepEqual(changed, ['core', 'core', 'core']);
+  });
+
+  it('does not cache a failed read', async () => {
+    const secrets = new InMemorySecretStore();
+    await new LicenceKeyStore(secrets).set('core', { key: 'K1', label: 'l', organization: 'o' });
+    const store = new LicenceKeyStore(secrets);
+    secrets.failNext();
+    await assert.rejects(store.get('core'));
+    assert.equal((await store.get('core'))?.key, 'K1');
+  });
+
+  it('reads a bare key written by hand', async () => {
+    const secrets = new InMemorySecretStore();
+    secrets.values.set(licenceSecretName('core'), 'BARE42');
+    assert.deepEqual(await new LicenceKeyStore(secrets).get('core'), { module: 'core', key: 'BARE42', label: 'core', organization: 'core' });
+  });
+
+  it('refuses malformed keys and labels with a sentence', async () => {
+    assert.match(checkLicenceKey('')!, /Enter the licence key/);
+    assert.match(checkLicenceKey('has space')!, /no spaces/);
+    assert.match(checkLicenceKey('x'.repeat(513))!, /512/);
+    assert.equal(checkLicenceKey('RSSCORE4F7K2M9Q1X8ZT'), undefined);
+    const store = new LicenceKeyStore(new InMemorySecretStore());
+    await assert.rejects(store.set('core', { key: 'K', label: ' ', organization: 'o' }), /label/);
+    await assert.rejects(store.set('core', { key: 'K', label: 'l', organization: '' }), /organization/);
+  });
+});
