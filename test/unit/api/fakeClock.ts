@@ -53,7 +53,10 @@ export class FakeClock implements Clock {
   }
 }
 
-/** Lets pending promise callbacks run. */
+/** Lets pending promise callbacks and I/O callbacks (real, not faked) run. */
 export async function flush(): Promise<void> {
-  for (let i = 0; i < 10; i++) await Promise.resolve();
+  for (let i = 0; i < 3; i++) {
+    for (let j = 0; j < 10; j++) await Promise.resolve();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
 }
