@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { SessionState } from '../auth/types';
 import type { TenantApi, TenantRecord } from '../api/types';
 import { isApiError } from '../api/errors';
+import { TENANT_LIST_PATH } from '../api/apiClient';
 import type { Logger } from '../common/logger';
 import type { ActiveTenantStore } from './activeTenant';
 import {
@@ -102,7 +103,12 @@ export class TenantTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
         return accountChildren(node, this.states.get(node.account.id), this.activeTenant.get()?.id);
       }
       case 'tenant':
-        return tenantChildren(node, this.api.endpoints(), this.problems);
+        // The tenant listing is what this tree is built from, not a resource of a tenant.
+        return tenantChildren(
+          node,
+          this.api.endpoints().filter((endpoint) => endpoint.path !== TENANT_LIST_PATH),
+          this.problems,
+        );
       default:
         return [];
     }
