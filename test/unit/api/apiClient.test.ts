@@ -33,10 +33,12 @@ async function setup(handler: Handler, settings: Partial<ApiSettings> = {}) {
   const seen: Seen[] = [];
   const fetch = async (input: Request | URL | string, init?: RequestInit) => {
     const request = input instanceof Request ? input : new Request(input, init);
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, name) => (headers[name] = value));
     const entry: Seen = {
       method: request.method,
       url: request.url,
-      headers: Object.fromEntries(request.headers),
+      headers,
       body: await request.text(),
     };
     seen.push(entry);
