@@ -1,0 +1,86 @@
+// Loopback HTTP servers that never crash on bad input: malformed requests and oversized headers
+// get a JSON error from Node's parser stage, and handler failures become a 500 with a JSON body.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export type Handler = (req: IncomingMessage, res: ServerResponse) => unknown;
+
+export interface LoopbackServer {
+  server: Server;
+  url: string;
+  port: number;
+  setHandler(handler: Handler): void;
+  close(): Promise<void>;
+}
+
+/** Node's default limit of all request headers together (16 KiB); bigger headers get 431. */
+export const MAX_HEADER_BYTES = 16 * 1024;
+
+export async function listenLoopback(port: number, limitHeader: () => string | undefined): Promise<LoopbackServer> {
+  let handler: Handler = (_req, res) => {
+    res.statusCode = 503;
+    res.end();
+  };
+  const sockets = new Set<Socket>();
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
+    Promise.resolve()
+      .then(() => handler(req, res))
+      .catch((err: unknown) => {
+        if (res.headersSent) {
+          res.destroy();
+          return;
+        }
+        const body = JSON.stringify({ error: 'server_error', message: `The sandbox failed to handle this request: ${(err as Error)?.message ?? err}` });
+        res.statusCode = 500;
+        res.setHeader('Content-Type', 'application/json; charset=utf-8');
+        const header = limitHeader();
+        if (header) res.setHeader('Service-Limit-Info', header);
+        res.end(body);
+      });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable || err.code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
+    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+    const status = tooLarge ? 431 : 400;
+    const body = JSON.stringify(tooLarge
+      ? { error: 'headers_too_large', message: `The request headers are larger than ${MAX_HEADER_BYTES} bytes.` }
+      : { error: 'bad_request', message: `The request could not be parsed as HTTP (${err.code ?? 'parse error'}).` });
+    const header = limitHeader();
+    socket.end([
+      `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}`,
+      'Content-Type: application/json; charset=utf-8',
+      ...(header ? [`Service-Limit-Info: ${header}`] : []),
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      'Connection: close',
+      '',
+      body,
+    ].join('\r\n'));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const actual = (server.address() as AddressInfo).port;
+  return {
+    server,
+    port: actual,
+    url: `http://127.0.0.1:${actual}`,
+    setHandler(h) {
+      handler = h;
+    },
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      for (const socket of sockets) socket.destroy();
+    }),
+  };
+}

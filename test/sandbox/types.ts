@@ -1,0 +1,118 @@
+// Public types of the sandbox (see /tmp/sandbox-contract.md and test/sandbox/README.md).
+
+export interface SandboxOptions {
+  /** 0 (default) = a free port; all servers bind 127.0.0.1. */
+  authPort?: number;
+  /** The {base_url} host. */
+  apiPort?: number;
+  /** At least two cluster hosts; default [0, 0]. */
+  clusterPorts?: number[];
+  /** 1 = real time; 0.1 makes a second last 100 ms (every limit window). */
+  timeScale?: number;
+  /** Overrides every organization's weekly limit from its licence. */
+  weeklyLimit?: number;
+  /** Default 300. */
+  accessTokenTtlSeconds?: number;
+  /** Added to every resource response. */
+  latencyMs?: number;
+  /** Random 0..jitterMs added on top. */
+  jitterMs?: number;
+  /** Public client id, default 'tenant-api-workbench'. */
+  clientId?: string;
+  /** Added to the public client's registered redirect URIs (exact match). */
+  extraRedirectUris?: string[];
+  /** Development only: any redirect_uri starting with one of these is accepted. */
+  devRedirectPrefixes?: string[];
+  /** Polling interval the device flow announces (default 5). */
+  deviceCodeIntervalSeconds?: number;
+  /** Write oidc-provider's server errors to stderr (default false). */
+  logErrors?: boolean;
+}
+
+export interface SandboxUser {
+  username: string;
+  password: string;
+  sub: string;
+  name: string;
+  given_name: string;
+  family_name: string;
+  role: string[];
+  tenantIds: string[];
+}
+
+export interface SandboxTenant {
+  id: string;
+  codiceAmbienteDati: string;
+  descrizioneAmbienteDati: string;
+  clusterAddress: string;
+  organizationId: string;
+}
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  host: 'base' | `cluster${number}`;
+  path: string;
+  headers: Record<string, string>;
+  status: number;
+  at: number;
+}
+
+export type Fault =
+  | { kind: 'status'; status: number; count?: number; pathPrefix?: string }
+  | { kind: 'reset'; count?: number; pathPrefix?: string }
+  | { kind: 'badLimitHeader'; value?: string; count?: number; pathPrefix?: string }
+  | { kind: 'noLimitHeader'; count?: number; pathPrefix?: string }
+  | { kind: 'nonJson'; count?: number; pathPrefix?: string }
+  | { kind: 'slow'; delayMs: number; count?: number; pathPrefix?: string };
+
+export interface Sandbox {
+  /** Issuer; endpoints below it (see README). */
+  authUrl: string;
+  baseUrl: string;
+  clusterUrls: string[];
+  apiScope: string;
+  audience: string;
+  clients: {
+    public: { clientId: string };
+    confidential: { clientId: string; clientSecret: string };
+    password: { clientId: string; clientSecret: string };
+  };
+  users: SandboxUser[];
+  tenants: SandboxTenant[];
+  organizations: Array<{ id: string; name: string; weeklyLimit: number }>;
+  licenceKeys: Array<{ key: string; module: string; organizationId: string }>;
+  modules: Array<{ id: string; pathPrefixes: string[] }>;
+  /** Every resource-API request, in order. */
+  requests: RecordedRequest[];
+  /** Applies to the next `count` (default 1) resource calls matching pathPrefix (default: all). */
+  injectFault(fault: Fault): void;
+  clearFaults(): void;
+  usage(organizationId: string): { used: number; limit: number };
+  /** Clears rate windows and weekly counters. */
+  resetLimits(): void;
+  /** Makes every issued token, grant and session invalid. */
+  revokeAllTokens(): void;
+  /** Endpoint URLs of the authorization server (all below authUrl). */
+  endpoints: {
+    authorization: string;
+    token: string;
+    userinfo: string;
+    jwks: string;
+    deviceAuthorization: string;
+    deviceVerification: string;
+    revocation: string;
+    endSession: string;
+    introspection: string;
+    discovery: string;
+  };
+  /**
+   * For negative tests: an access-token JWT signed with the provider's real key. `claims` are
+   * merged over a valid payload for `username` (default the first user, client = the public
+   * client). With no overrides the token is accepted by the resource API (not at userinfo).
+   */
+  signAccessToken(claims?: Record<string, unknown>, username?: string): string;
+  /** The effective options. */
+  options: Required<Omit<SandboxOptions, 'logErrors'>>;
+  close(): Promise<void>;
+}
