@@ -1,0 +1,121 @@
+import * as vscode from 'vscode';
+import { systemClock, type Clock } from '../common/clock';
+import type { Logger } from '../common/logger';
+import { redactingLogger } from '../common/redact';
+import { PendingAttempts } from './pendingAttempts';
+import { SessionManager } from './sessionManager';
+import { SessionStore } from './sessionStore';
+import type { StoredSession } from './sessionStore';
+import { TokenClient, type Fetch } from './tokenClient';
+import type { AccountInfo, AuthenticationApi, SignInOptions } from './types';
+import { readAuthConfiguration } from './vscode/authConfiguration';
+import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, TenantApiAuthenticationProvider } from './vscode/authenticationProvider';
+import { CALLBACK_PATH, SignInController } from './vscode/signInController';
+
+export interface AuthenticationDependencies {
+  /** The "Tenant API" LogOutputChannel (raw: everything written through it here is redacted first). */
+  log: vscode.LogOutputChannel;
+  fetch?: Fetch;
+  clock?: Clock;
+}
+
+/** What registerAuthentication returns: the AuthenticationApi plus the pieces tests and commands use. */
+export interface Authentication extends AuthenticationApi {
+  readonly sessions: SessionManager;
+  readonly store: SessionStore;
+  readonly pending: PendingAttempts;
+  readonly controller: SignInController;
+  readonly logger: Logger;
+  /** Routes a URI that reached the extension's UriHandler (exposed for tests). */
+  handleUri(uri: vscode.Uri): void;
+}
+
+/**
+ * Registers the `tenant-api` authentication provider and the URI handler, and returns the
+ * access-token source and session state the rest of the extension uses.
+ */
+export function registerAuthentication(context: vscode.ExtensionContext, dependencies: AuthenticationDependencies): Authentication {
+  const logger = redactingLogger(dependencies.log);
+  const clock = dependencies.clock ?? systemClock;
+  const store = new SessionStore(context.secrets, logger);
+  const pending = new PendingAttempts(logger);
+
+  let client: { key: string; value: TokenClient } | undefined;
+  const tokenClient = (): TokenClient => {
+    const config = readAuthConfiguration();
+    const key = `${config.authUrl}\n${config.clientId}`;
+    if (client?.key !== key) {
+      client = {
+        key,
+        value: new TokenClient({
+          authUrl: config.authUrl,
+          clientId: config.clientId,
+          fetch: dependencies.fetch ?? ((input, init) => fetch(input, init)),
+          logger,
+          getClientSecret: () => store.getClientSecret(),
+        }),
+      };
+    }
+    return client.value;
+  };
+
+  const sessions = new SessionManager({
+    store,
+    tokenClient,
+    clock,
+    logger,
+    refreshSkewSeconds: () => readAuthConfiguration().refreshSkewSeconds,
+  });
+  const controller = new SignInController({
+    extensionId: context.extension.id,
+    sessions,
+    pending,
+    tokenClient,
+    clock,
+    logger,
+  });
+  const provider = new TenantApiAuthenticationProvider(sessions, (options, scopes) => controller.signIn(options, scopes));
+
+  const handleUri = (uri: vscode.Uri) => {
+    logger.info(`URI handler received ${uri.toString(true)}`);
+    if (uri.path !== CALLBACK_PATH) {
+      logger.warn(`Ignored a URI for an unknown path: ${uri.path}`);
+      return;
+    }
+    pending.handleCallback(new URLSearchParams(uri.query));
+  };
+
+  const updateContext = () =>
+    void sessions.getAccounts().then((accounts) => vscode.commands.executeCommand('setContext', 'tenantApi.signedIn', accounts.length > 0));
+
+  context.subscriptions.push(
+    vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, provider, { supportsMultipleAccounts: true }),
+    vscode.window.registerUriHandler({ handleUri }),
+    provider,
+    sessions,
+  );
+  const contextSubscription = sessions.onDidChangeSessions(updateContext);
+  context.subscriptions.push(contextSubscription);
+  updateContext();
+
+  const signIn = async (options: SignInOptions = {}): Promise<AccountInfo | undefined> => {
+    const session: StoredSession = await controller.signIn(options);
+    return session.account;
+  };
+
+  return {
+    sessions,
+    store,
+    pending,
+    controller,
+    logger,
+    handleUri,
+    onDidChangeSessions: sessions.onDidChangeSessions,
+    getAccessToken: (options) => sessions.getAccessToken(options),
+    getAccounts: () => sessions.getAccounts(),
+    activeAccount: () => sessions.activeAccount(),
+    setActiveAccount: (accountId) => sessions.setActiveAccount(accountId),
+    signIn,
+    signOut: (accountId) => (accountId ? sessions.removeSession(accountId) : Promise.resolve()),
+  };
+}

@@ -1,0 +1,48 @@
+import * as vscode from 'vscode';
+import type { FlowSetting } from '../flows';
+
+export interface AuthConfiguration {
+  authUrl: string;
+  clientId: string;
+  scopes: string[];
+  signInFlow: FlowSetting;
+  timeoutSeconds: number;
+  refreshSkewSeconds: number;
+}
+
+const DEFAULT_SCOPES = ['openid', 'profile', 'offline_access', 'api'];
+const FLOWS: FlowSetting[] = ['auto', 'uriHandler', 'loopback', 'deviceCode'];
+
+/** The tenantApi.* settings sign-in reads, repaired where a value is unusable. */
+export function readAuthConfiguration(): AuthConfiguration {
+  const config = vscode.workspace.getConfiguration('tenantApi');
+  const scopes = config.get<unknown>('scopes');
+  const flow = config.get<string>('signInFlow', 'auto') as FlowSetting;
+  const number = (name: string, fallback: number, minimum: number) => {
+    const value = config.get<number>(name, fallback);
+    return typeof value === 'number' && Number.isFinite(value) && value >= minimum ? value : fallback;
+  };
+  return {
+    authUrl: (config.get<string>('authUrl') ?? '').trim().replace(/\/+$/, ''),
+    clientId: (config.get<string>('clientId') ?? '').trim() || 'tenant-api-workbench',
+    scopes: Array.isArray(scopes) && scopes.every((scope) => typeof scope === 'string') && scopes.length > 0 ? scopes : DEFAULT_SCOPES,
+    signInFlow: FLOWS.includes(flow) ? flow : 'auto',
+    timeoutSeconds: number('signInTimeoutSeconds', 300, 1),
+    refreshSkewSeconds: number('refreshSkewSeconds', 60, 0),
+  };
+}
+
+/** A clear error when the authorization server is not configured or not a usable URL. */
+export function checkAuthUrl(authUrl: string): string | undefined {
+  if (!authUrl) return vscode.l10n.t('Set tenantApi.authUrl to the address of the authorization server first.');
+  try {
+    const url = new URL(authUrl);
+    const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+      return vscode.l10n.t('tenantApi.authUrl must use https (plain http only for 127.0.0.1 or localhost): {0}', authUrl);
+    }
+  } catch {
+    return vscode.l10n.t('tenantApi.authUrl is not a valid URL: {0}', authUrl);
+  }
+  return undefined;
+}

@@ -1,0 +1,148 @@
+import * as vscode from 'vscode';
+import type { Clock } from '../../common/clock';
+import type { Logger } from '../../common/logger';
+import { chooseFlows, whyUnavailable, type FlowEnvironment, type FlowKind } from '../flows';
+import { SignInCancelledError } from '../oauthErrors';
+import type { PendingAttempts } from '../pendingAttempts';
+import type { SessionManager } from '../sessionManager';
+import type { StoredSession } from '../sessionStore';
+import { SignInRunner, signInWithFlows } from '../signInRunner';
+import type { DeviceAuthorization, TokenClient } from '../tokenClient';
+import type { SignInOptions } from '../types';
+import { checkAuthUrl, readAuthConfiguration } from './authConfiguration';
+
+export const CALLBACK_PATH = '/auth-callback';
+
+const flowName = (flow: FlowKind) =>
+  ({
+    uriHandler: vscode.l10n.t('browser redirect to the editor'),
+    loopback: vscode.l10n.t('browser redirect to a local port'),
+    deviceCode: vscode.l10n.t('device code'),
+  })[flow];
+
+export interface SignInControllerOptions {
+  extensionId: string;
+  sessions: SessionManager;
+  pending: PendingAttempts;
+  tokenClient: () => TokenClient;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** Runs sign-in in the editor: flow choice, progress with cancel, fallbacks, device-code UI. */
+export class SignInController {
+  private running?: Promise<StoredSession>;
+
+  constructor(private readonly options: SignInControllerOptions) {}
+
+  /** The redirect URI of the uriHandler flow, as this editor makes it reachable (asExternalUri). */
+  async uriHandlerRedirectUri(): Promise<string> {
+    const local = vscode.Uri.parse(`${vscode.env.uriScheme}://${this.options.extensionId}${CALLBACK_PATH}`);
+    const external = await vscode.env.asExternalUri(local);
+    return external.toString(true);
+  }
+
+  async environment(tokenClient: TokenClient): Promise<FlowEnvironment> {
+    let deviceAuthorizationSupported: boolean | undefined;
+    try {
+      const metadata = await tokenClient.discover();
+      deviceAuthorizationSupported = metadata.discovered ? Boolean(metadata.device_authorization_endpoint) : undefined;
+    } catch {
+      deviceAuthorizationSupported = undefined;
+    }
+    return {
+      uiKind: vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop',
+      remoteName: vscode.env.remoteName,
+      uriScheme: vscode.env.uriScheme,
+      deviceAuthorizationSupported,
+    };
+  }
+
+  /** One sign-in at a time: a second request while one runs joins it. */
+  signIn(signInOptions: SignInOptions = {}, extraScopes: readonly string[] = []): Promise<StoredSession> {
+    this.running ??= this.run(signInOptions, extraScopes).finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async run(signInOptions: SignInOptions, extraScopes: readonly string[]): Promise<StoredSession> {
+    const config = readAuthConfiguration();
+    const problem = checkAuthUrl(config.authUrl);
+    if (problem) throw new Error(problem);
+    const tokenClient = this.options.tokenClient();
+    const environment = await this.environment(tokenClient);
+    const flows = chooseFlows(config.signInFlow, environment);
+    if (config.signInFlow !== 'auto') {
+      const doubt = whyUnavailable(config.signInFlow, environment);
+      if (doubt) this.options.logger.warn(`Sign-in flow ${config.signInFlow} may not work here: ${doubt}.`);
+    }
+    this.options.logger.info(`Sign-in flows to try: ${flows.join(', ') || 'none'}.`);
+    const scopes = [...new Set([...config.scopes, ...extraScopes])];
+    const runner = new SignInRunner({
+      tokenClient,
+      pending: this.options.pending,
+      clock: this.options.clock,
+      logger: this.options.logger,
+      scopes,
+      uiLocales: vscode.env.language,
+      timeoutSeconds: config.timeoutSeconds,
+      // A string keeps the URL's encoding exactly as built (a Uri would decode and re-encode the query).
+      openExternal: (url) => Promise.resolve(vscode.env.openExternal(url as unknown as vscode.Uri)),
+      uriHandlerRedirectUri: () => this.uriHandlerRedirectUri(),
+      presentDeviceCode: (authorization, signal) => void this.presentDeviceCode(authorization, signal),
+    });
+
+    const session = await signInWithFlows(
+      flows,
+      (flow) => this.withProgress(flow, config.timeoutSeconds, (signal) => runner.run(flow, signInOptions, signal)),
+      async (failed, error, next) => {
+        const tryNext = vscode.l10n.t('Try {0}', flowName(next));
+        const answer = await vscode.window.showWarningMessage(
+          vscode.l10n.t('Sign-in with {0} did not complete: {1}', flowName(failed), error instanceof Error ? error.message : String(error)),
+          tryNext,
+        );
+        return answer === tryNext;
+      },
+    );
+    await this.options.sessions.addSession(session);
+    return session;
+  }
+
+  private withProgress<T>(flow: FlowKind, timeoutSeconds: number, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    return Promise.resolve(vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: vscode.l10n.t('Signing in to Tenant API ({0})', flowName(flow)),
+        cancellable: true,
+      },
+      async (progress, token) => {
+        progress.report({
+          message: flow === 'deviceCode'
+            ? vscode.l10n.t('Waiting for the code to be entered (up to {0} s)…', timeoutSeconds)
+            : vscode.l10n.t('Complete the sign-in in your browser (up to {0} s)…', timeoutSeconds),
+        });
+        const controller = new AbortController();
+        const subscription = token.onCancellationRequested(() => controller.abort(new SignInCancelledError()));
+        try {
+          return await task(controller.signal);
+        } finally {
+          subscription.dispose();
+        }
+      },
+    ));
+  }
+
+  /** Shows the user code with actions to copy it and open the verification page. */
+  private async presentDeviceCode(authorization: DeviceAuthorization, signal: AbortSignal): Promise<void> {
+    const copyAndOpen = vscode.l10n.t('Copy Code and Open Browser');
+    const open = vscode.l10n.t('Open Browser');
+    const answer = await vscode.window.showInformationMessage(
+      vscode.l10n.t('To sign in, enter the code {0} at {1}', authorization.user_code, authorization.verification_uri),
+      copyAndOpen,
+      open,
+    );
+    if (signal.aborted || !answer) return;
+    if (answer === copyAndOpen) await vscode.env.clipboard.writeText(authorization.user_code);
+    const target = answer === copyAndOpen ? authorization.verification_uri : authorization.verification_uri_complete ?? authorization.verification_uri;
+    await vscode.env.openExternal(target as unknown as vscode.Uri);
+  }
+}

@@ -1,0 +1,81 @@
+import * as vscode from 'vscode';
+import type { Authentication } from '../auth/register';
+import { SignInCancelledError } from '../auth/oauthErrors';
+import type { AccountInfo, SignInOptions } from '../auth/types';
+
+/** Argument of tenantApi.signIn (the tree's "sign in to this tenant" passes { tenantId }). */
+function signInOptions(argument: unknown): SignInOptions {
+  if (!argument || typeof argument !== 'object') return {};
+  const { tenantId, loginHint, forceLogin } = argument as Record<string, unknown>;
+  return {
+    tenantId: typeof tenantId === 'string' && tenantId ? tenantId : undefined,
+    loginHint: typeof loginHint === 'string' && loginHint ? loginHint : undefined,
+    forceLogin: forceLogin === true ? true : undefined,
+  };
+}
+
+async function pickAccount(accounts: AccountInfo[], placeHolder: string): Promise<AccountInfo | undefined> {
+  if (accounts.length <= 1) return accounts[0];
+  const picked = await vscode.window.showQuickPick(
+    accounts.map((account) => ({ label: account.label, description: account.id, account })),
+    { placeHolder },
+  );
+  return picked?.account;
+}
+
+/** tenantApi.signIn, tenantApi.signOut, tenantApi.setClientSecret, tenantApi.showLog. */
+export function registerAuthCommands(context: vscode.ExtensionContext, auth: Authentication, log: vscode.LogOutputChannel): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand('tenantApi.signIn', async (argument?: unknown): Promise<AccountInfo | undefined> => {
+      const options = signInOptions(argument);
+      // Signing in while an account is signed in means "another account": show the form again.
+      if ((await auth.getAccounts()).length > 0 && options.forceLogin === undefined) options.forceLogin = true;
+      try {
+        const account = await auth.signIn(options);
+        if (account) {
+          auth.setActiveAccount(account.id);
+          void vscode.window.showInformationMessage(vscode.l10n.t('Signed in to Tenant API as {0}.', account.label));
+        }
+        return account;
+      } catch (error) {
+        if (error instanceof SignInCancelledError) return undefined;
+        const showLog = vscode.l10n.t('Show Log');
+        void vscode.window.showErrorMessage(error instanceof Error ? error.message : String(error), showLog).then((answer) => {
+          if (answer === showLog) log.show();
+        });
+        return undefined;
+      }
+    }),
+
+    vscode.commands.registerCommand('tenantApi.signOut', async (argument?: unknown) => {
+      const accounts = await auth.getAccounts();
+      if (accounts.length === 0) {
+        void vscode.window.showInformationMessage(vscode.l10n.t('You are not signed in to Tenant API.'));
+        return;
+      }
+      const requested = argument && typeof argument === 'object' ? (argument as { accountId?: unknown }).accountId : undefined;
+      const account = typeof requested === 'string'
+        ? accounts.find((candidate) => candidate.id === requested)
+        : await pickAccount(accounts, vscode.l10n.t('Which account do you want to sign out?'));
+      if (!account) return;
+      await auth.signOut(account.id);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Signed out {0} from Tenant API.', account.label));
+    }),
+
+    vscode.commands.registerCommand('tenantApi.setClientSecret', async () => {
+      const value = await vscode.window.showInputBox({
+        title: vscode.l10n.t('Tenant API client secret'),
+        prompt: vscode.l10n.t('Only needed when the registered client has a secret. It is kept in the editor\'s secret storage. Leave empty to remove it.'),
+        password: true,
+        ignoreFocusOut: true,
+      });
+      if (value === undefined) return;
+      await auth.store.setClientSecret(value.trim() || undefined);
+      void vscode.window.showInformationMessage(value.trim()
+        ? vscode.l10n.t('The client secret was saved in secret storage.')
+        : vscode.l10n.t('The client secret was removed.'));
+    }),
+
+    vscode.commands.registerCommand('tenantApi.showLog', () => log.show()),
+  );
+}
