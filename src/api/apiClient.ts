@@ -36,6 +36,7 @@ export interface ApiSettings {
   routes: unknown;
   /** Raw tenantApi.endpoints value. */
   endpoints: unknown;
+  /** Time limit of each attempt (sending to last byte); retries are bounded by maxRetries. */
   requestTimeoutSeconds: number;
   safetyMarginMs: number;
   maxQueueLength: number;
@@ -338,7 +339,7 @@ export class ApiClient implements TenantApi {
 
   private async execute(prepared: Prepared, request: ApiRequest): Promise<ApiResponse> {
     const settings = this.settings();
-    const timeoutMs = Math.max(1, settings.requestTimeoutSeconds) * 1000;
+    const timeoutMs = Math.max(0.05, Number(settings.requestTimeoutSeconds) || 30) * 1000;
     const maxRetries = Math.max(0, Math.floor(settings.maxRetries));
     const idempotent = IDEMPOTENT_METHODS.has(prepared.method);
     const organization = prepared.licence?.organization;
@@ -364,11 +365,6 @@ export class ApiClient implements TenantApi {
         onPosition: request.onQueuePosition,
         front: attempts > 0,
       });
-      const remaining = firstSendAt === undefined ? timeoutMs : firstSendAt + timeoutMs - this.clock.monotonic();
-      if (remaining <= 0) {
-        slot.release();
-        throw lastError ?? apiErrors.timeout(timeoutMs / 1000, details());
-      }
       if (this.clock.monotonic() - tokenAt > LONG_WAIT_MS) {
         try {
           token = await this.token(false, details());
@@ -390,7 +386,7 @@ export class ApiClient implements TenantApi {
       firstSendAt ??= this.clock.monotonic();
       let exchange;
       try {
-        exchange = await this.transport.exchange(url, { method, headers, body, timeoutMs: remaining, signal: request.signal });
+        exchange = await this.transport.exchange(url, { method, headers, body, timeoutMs, signal: request.signal });
       } catch (error) {
         const failure = error as TransportError;
         if (failure.reason === 'cancelled') throw apiErrors.cancelled(details());
@@ -461,8 +457,7 @@ export class ApiClient implements TenantApi {
         const pauseMs = UNIT_MS[unit] * this.timeScale + Math.max(0, settings.safetyMarginMs);
         this.scheduler.pause(pauseMs);
         lastError = idempotent ? apiErrors.rateLimit(unit, errorDetails) : apiErrors.notRetriedAfterRateLimit(unit, errorDetails);
-        const budgetLeft = firstSendAt + timeoutMs - this.clock.monotonic();
-        if (idempotent && retries < maxRetries && pauseMs < budgetLeft) {
+        if (idempotent && retries < maxRetries) {
           retries++;
           continue;
         }

@@ -1,0 +1,68 @@
+import { ApiClient, type ApiSettings } from '../../../src/api/apiClient';
+import { LicenceKeyStore } from '../../../src/api/licenceKeyStore';
+import type { TenantRecord } from '../../../src/api/types';
+import type { Logger } from '../../../src/common/logger';
+import { silentLogger } from '../../../src/common/logger';
+import { InMemorySecretStore } from '../../helpers/inMemorySecretStore';
+import type { Sandbox } from '../../sandbox';
+
+export const ROSSI = 'Rossi Costruzioni';
+
+/** Stores the sandbox's Rossi keys (core and efat) under the organization name ROSSI. */
+export async function rossiKeys(sandbox: Sandbox): Promise<LicenceKeyStore> {
+  const store = new LicenceKeyStore(new InMemorySecretStore());
+  for (const module of ['core', 'efat']) {
+    const seeded = sandbox.licenceKeys.find((k) => k.organizationId === 'org-rossi' && k.module === module)!;
+    await store.set(module, { key: seeded.key, label: `Rossi ${module}`, organization: ROSSI });
+  }
+  return store;
+}
+
+export interface Harness {
+  client: ApiClient;
+  keys: LicenceKeyStore;
+  tokens: { calls: Array<{ forceRefresh?: boolean }>; next?: string; getAccessToken(o?: { forceRefresh?: boolean }): Promise<string> };
+}
+
+/** A client against the sandbox, with limits scaled like the sandbox and tokens signed by it (user mario.rossi). */
+export async function clientFor(
+  sandbox: Sandbox,
+  settings: Partial<ApiSettings> = {},
+  extra: { logger?: Logger; backoffBaseMs?: number } = {},
+): Promise<Harness> {
+  const keys = await rossiKeys(sandbox);
+  const tokens: Harness['tokens'] = {
+    calls: [],
+    next: undefined,
+    async getAccessToken(options?: { forceRefresh?: boolean }) {
+      tokens.calls.push(options ?? {});
+      if (tokens.next !== undefined && !options?.forceRefresh) return tokens.next;
+      tokens.next = undefined;
+      return sandbox.signAccessToken({}, 'mario.rossi');
+    },
+  };
+  const client = new ApiClient({
+    settings: () => ({
+      baseUrl: sandbox.baseUrl,
+      allowedHosts: [],
+      routes: [],
+      endpoints: [],
+      requestTimeoutSeconds: 5,
+      safetyMarginMs: 10 * sandbox.options.timeScale + 5,
+      maxQueueLength: 1000,
+      maxRetries: 3,
+      ...settings,
+    }),
+    tokens,
+    licenceKeys: keys,
+    timeScale: sandbox.options.timeScale,
+    logger: extra.logger ?? silentLogger,
+    backoffBaseMs: extra.backoffBaseMs ?? 20,
+  });
+  return { client, keys, tokens };
+}
+
+export function tenantOf(sandbox: Sandbox, index: number): TenantRecord {
+  const t = sandbox.tenants[index];
+  return { id: t.id, codiceAmbienteDati: t.codiceAmbienteDati, descrizioneAmbienteDati: t.descrizioneAmbienteDati, clusterAddress: t.clusterAddress, usable: true };
+}
