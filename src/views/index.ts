@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { SessionState } from '../auth/types';
 import type { TenantApi } from '../api/types';
+import type { Event } from '../common/event';
 import { silentLogger, type Logger } from '../common/logger';
 import { ActiveTenantStore } from './activeTenant';
 import { QuotaStatusBar } from './quotaStatusBar';
@@ -11,6 +12,8 @@ export interface ViewsDeps {
   auth: SessionState;
   api: TenantApi;
   logger?: Logger;
+  /** src/api's LicenceKeyStore: a key set or cleared (here or in another window) clears the resources' licence problems. */
+  licenceKeys?: { onDidChange: Event<{ module: string }> };
 }
 
 /** What the workbench commands (and the in-editor tests, through the extension's exports) use. */
@@ -33,18 +36,31 @@ export function registerViews(context: vscode.ExtensionContext, deps: ViewsDeps)
   const activeTenant = new ActiveTenantStore(context.globalState);
   const tree = new TenantTreeProvider(deps.auth, deps.api, activeTenant, logger);
   const treeView = vscode.window.createTreeView('tenantApi.tenants', { treeDataProvider: tree, showCollapseAll: true });
-  const statusBar = new QuotaStatusBar(deps.api.quota, deps.auth, activeTenant);
+  const statusBar = new QuotaStatusBar(deps.api.quota, activeTenant);
   const responses = new ResponseDocuments();
 
+  let signedIn = false;
   const showActiveTenant = () => {
     const active = activeTenant.get();
-    treeView.description = active && deps.auth.activeAccount() ? active.label : undefined;
+    treeView.description = active && signedIn ? active.label : undefined;
   };
-  const syncSignedIn = () => {
-    void vscode.commands.executeCommand('setContext', SIGNED_IN_CONTEXT, deps.auth.activeAccount() !== undefined);
+  // getAccounts (not activeAccount) because the sessions load from SecretStorage asynchronously.
+  let sync = 0;
+  const syncSignedIn = async () => {
+    const current = ++sync;
+    let accounts: unknown[] = [];
+    try {
+      accounts = await deps.auth.getAccounts();
+    } catch (error) {
+      logger.warn(`Could not read the accounts: ${String(error)}`);
+    }
+    if (current !== sync) return;
+    signedIn = accounts.length > 0;
+    await vscode.commands.executeCommand('setContext', SIGNED_IN_CONTEXT, signedIn);
+    statusBar.setSignedIn(signedIn);
     showActiveTenant();
   };
-  syncSignedIn();
+  void syncSignedIn();
 
   context.subscriptions.push(
     tree,
@@ -53,13 +69,14 @@ export function registerViews(context: vscode.ExtensionContext, deps: ViewsDeps)
     responses,
     activeTenant,
     deps.auth.onDidChangeSessions(() => {
-      syncSignedIn();
+      void syncSignedIn();
       tree.refresh();
     }),
     activeTenant.onDidChange(() => {
       showActiveTenant();
       tree.redraw();
     }),
+    deps.licenceKeys?.onDidChange(() => tree.clearProblems()) ?? { dispose() {} },
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration('tenantApi.baseUrl') || event.affectsConfiguration('tenantApi.allowedHosts')) tree.refresh();
       else if (event.affectsConfiguration('tenantApi.endpoints')) tree.redraw();

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import type { SessionState } from '../auth/types';
 import type { QuotaView } from '../api/types';
 import type { ActiveTenantStore } from './activeTenant';
 import { presentQuota, sanitizeThresholds, selectReading, type QuotaSeverity } from './quotaPresentation';
@@ -17,7 +16,7 @@ export interface QuotaStatusState {
 
 /**
  * The api-usage of the active context in the status bar. It only listens: to the QuotaTracker's
- * event (every response's Service-Limit-Info), to sign-in changes and to the settings. It never calls.
+ * event (every response's Service-Limit-Info), to the settings, and is told when the user signs in or out. It never calls.
  */
 export class QuotaStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
@@ -26,10 +25,10 @@ export class QuotaStatusBar implements vscode.Disposable {
   private lastChangedOrganization: string | undefined;
   private state: QuotaStatusState = { visible: false, text: '', tooltip: '', severity: 'normal', organization: undefined };
   private tooltipTimer: ReturnType<typeof setInterval> | undefined;
+  private signedIn = false;
 
   constructor(
     private readonly quota: QuotaView,
-    private readonly auth: SessionState,
     private readonly activeTenant: ActiveTenantStore,
   ) {
     this.item = vscode.window.createStatusBarItem(QUOTA_ITEM_ID, vscode.StatusBarAlignment.Right, 100);
@@ -41,12 +40,18 @@ export class QuotaStatusBar implements vscode.Disposable {
         if (event.reading) this.lastChangedOrganization = event.organization;
         this.update();
       }),
-      auth.onDidChangeSessions(() => this.update()),
       activeTenant.onDidChange(() => this.update()),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('tenantApi.quota')) this.update();
       }),
     );
+    this.update();
+  }
+
+  /** Hidden while signed out. */
+  setSignedIn(signedIn: boolean): void {
+    if (this.signedIn === signedIn) return;
+    this.signedIn = signedIn;
     this.update();
   }
 
@@ -62,7 +67,7 @@ export class QuotaStatusBar implements vscode.Disposable {
   }
 
   update(): void {
-    if (!this.auth.activeAccount()) {
+    if (!this.signedIn) {
       this.item.hide();
       this.stopTooltipTimer();
       this.state = { ...this.state, visible: false };

@@ -200,6 +200,13 @@ export class TenantTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     if (problem || had) this.changes.fire();
   }
 
+  /** A licence key changed: resource problems may be solved, show the resources plainly again. */
+  clearProblems(): void {
+    if (this.problems.size === 0) return;
+    this.problems.clear();
+    this.changes.fire();
+  }
+
   /** The tree as shown, expanded to `depth` levels (for the in-editor tests and diagnostics). */
   async snapshot(depth = 3): Promise<TreeSnapshotItem[]> {
     const walk = async (node: TreeNode | undefined, level: number): Promise<TreeSnapshotItem[]> => {

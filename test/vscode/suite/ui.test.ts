@@ -1,0 +1,76 @@
+// Through the real browser page (code-server runner only): click through the sidebar, a tenant and a
+// resource like a user, and save the README's screenshots into media/.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { Sandbox } from '../../sandbox';
+import { driver } from './helpers/driver';
+import {
+  loadedTree,
+  resetSettings,
+  setLicenceKeys,
+  signInAs,
+  signOutEveryone,
+  startWorkbenchSandbox,
+  waitFor,
+  workbenchApi,
+} from './helpers/workbench';
+
+const SIDEBAR = '[id="workbench.parts.sidebar"]';
+const EDITOR = '[id="workbench.parts.editor"]';
+const STATUS_BAR = '[id="workbench.parts.statusbar"]';
+const QUOTA_ITEM = '[id="tenant-api.tenant-api-workbench.tenantApi.quota"]';
+
+describe('workbench UI in the browser', function () {
+  this.timeout(180_000);
+  let sandbox: Sandbox;
+
+  before(async function () {
+    if (!driver.available()) return this.skip(); // test:electron has no browser to drive
+    await signOutEveryone();
+    sandbox = await startWorkbenchSandbox({ weeklyLimit: 10_000 });
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+  });
+
+  after(async () => {
+    if (!sandbox) return;
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await signOutEveryone();
+    await resetSettings();
+    await sandbox.close();
+  });
+
+  it('clicks through the sidebar, a tenant and a resource, and saves the screenshots', async () => {
+    const api = await workbenchApi();
+    // The activity-bar icon opens the container.
+    await driver.click('.activitybar .action-item a[aria-label^="Tenant API"]', { timeoutMs: 15_000 });
+    await driver.waitFor({ text: 'Sign in to browse your tenants and call the API.', exact: false }, { timeoutMs: 15_000 });
+
+    await signInAs(sandbox, 'mario.rossi');
+    await setLicenceKeys(sandbox, 'org-rossi');
+    await loadedTree(api);
+    const milano = sandbox.tenants.find((tenant) => tenant.codiceAmbienteDati === 'RC-MI')!;
+    const torino = sandbox.tenants.find((tenant) => tenant.codiceAmbienteDati === 'RC-TO')!;
+    await vscode.commands.executeCommand('tenantApi.setActiveTenant', torino.id);
+
+    // Expand Milano by clicking its row, then open its Ditte resource by clicking it.
+    const row = (text: string) => `${SIDEBAR} .monaco-list-row:has(.label-name:text-is("${text}"))`;
+    await driver.click(row(milano.descrizioneAmbienteDati), { timeoutMs: 15_000 });
+    await driver.waitFor(`${row(milano.descrizioneAmbienteDati)}[aria-expanded="true"]`, { timeoutMs: 10_000 });
+    const ditte = `${row(milano.descrizioneAmbienteDati)} ~ .monaco-list-row:has(.label-name:text-is("Ditte"))`;
+    await driver.click(ditte, { timeoutMs: 10_000 });
+
+    const editor = await waitFor(
+      () => vscode.window.visibleTextEditors.find((candidate) => candidate.document.uri.scheme === 'tenant-api-response'),
+      { timeoutMs: 30_000, what: 'the response tab opened by the click' },
+    );
+    assert.match(editor.document.getText(), /^\/\/ GET http:\/\/127\.0\.0\.1:\d+\/efat\/api\/v1\/ditte/);
+    await driver.waitFor(`${EDITOR} .view-lines:has-text("Service-Limit-Info")`, { timeoutMs: 15_000 });
+    await driver.waitFor(`${QUOTA_ITEM}:has-text("/10,000"), ${QUOTA_ITEM}:has-text("/10.000")`, { timeoutMs: 15_000 });
+
+    const sidebarShot = await driver.screenshot('media/screenshot-sidebar.png', { selector: SIDEBAR });
+    const responseShot = await driver.screenshot('media/screenshot-response.png', { selector: EDITOR });
+    const statusShot = await driver.screenshot('media/screenshot-statusbar.png', { selector: STATUS_BAR });
+    for (const file of [sidebarShot, responseShot, statusShot]) assert.match(file, /media\/screenshot-\w+\.png$/);
+  });
+});

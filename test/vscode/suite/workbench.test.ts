@@ -1,0 +1,312 @@
+// The workbench inside a real VS Code, against the sandbox: the Tenants view, opening resources,
+// scripted Send Request, the quota status bar, error states with their actions, history and cURL.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { Sandbox } from '../../sandbox';
+import { driver } from './helpers/driver';
+import {
+  configure,
+  extensionExports,
+  formatCount,
+  loadedTree,
+  resetSettings,
+  responseBody,
+  setLicenceKeys,
+  signInAs,
+  signOutEveryone,
+  startWorkbenchSandbox,
+  waitFor,
+  workbenchApi,
+  type TreeItemSnapshot,
+  type WorkbenchTestApi,
+} from './helpers/workbench';
+
+interface Summary {
+  ok: boolean;
+  status?: number;
+  headers?: Record<string, string>;
+  requestHeaders?: Record<string, string>;
+  sizeBytes?: number;
+  warnings: string[];
+  error?: { kind: string; message: string };
+  document?: string;
+  formatMs?: number;
+  openMs?: number;
+  usage?: { organization: string; used: number; limit: number };
+}
+
+const QUOTA_ITEM = '[id="tenant-api.tenant-api-workbench.tenantApi.quota"]';
+
+describe('workbench', function () {
+  this.timeout(120_000);
+  let sandbox: Sandbox;
+  let api: WorkbenchTestApi;
+  const mario = () => sandbox.users.find((user) => user.username === 'mario.rossi')!;
+  const tenant = (code: string) => sandbox.tenants.find((candidate) => candidate.codiceAmbienteDati === code)!;
+
+  before(async () => {
+    api = await workbenchApi();
+    await signOutEveryone();
+    // A small weekly limit, so that a handful of calls is a visible share of it.
+    sandbox = await startWorkbenchSandbox({ weeklyLimit: 200 });
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await signOutEveryone();
+    await resetSettings();
+    await sandbox?.close();
+  });
+
+  it('shows the welcome view with Sign In while signed out, and hides the quota item', async () => {
+    assert.deepEqual(await api.treeSnapshot(), []);
+    assert.equal(api.statusBar().visible, false);
+    if (!driver.available()) return;
+    await vscode.commands.executeCommand('tenantApi.tenants.focus');
+    await driver.waitFor({ text: 'Sign in to browse your tenants and call the API.', exact: false }, { timeoutMs: 15_000 });
+    await driver.waitFor('.welcome-view-content a.monaco-button:has-text("Sign In")', { timeoutMs: 15_000 });
+    assert.equal(await driver.count(QUOTA_ITEM), 0);
+  });
+
+  it('after sign-in lists the account, its tenants and their resources', async () => {
+    await signInAs(sandbox, 'mario.rossi');
+    await setLicenceKeys(sandbox, 'org-rossi');
+    const roots = await loadedTree(api);
+    const account = roots.find((root) => root.contextValue === 'account');
+    assert.ok(account, JSON.stringify(roots));
+    assert.equal(account.label, mario().name);
+    const tenants = account.children ?? [];
+    const expected = mario().tenantIds.map((id) => sandbox.tenants.find((t) => t.id === id)!);
+    assert.deepEqual(
+      tenants.map((item) => item.label).sort(),
+      expected.map((t) => t.descrizioneAmbienteDati).sort(),
+    );
+    for (const item of tenants) {
+      const record = expected.find((t) => t.descrizioneAmbienteDati === item.label)!;
+      assert.match(item.description ?? '', new RegExp(`^${record.codiceAmbienteDati}`));
+      assert.match(item.contextValue, /^tenant/);
+    }
+    const first = await waitFor(
+      async () => (await api.treeSnapshot(3))[0]?.children?.find((item) => item.children && item.children.length > 0),
+      { what: 'a tenant with its resources' },
+    );
+    const resources = first.children ?? [];
+    assert.deepEqual(resources.map((item) => item.label).sort(), ['Configurazioni', 'Ditte']);
+    for (const item of resources) {
+      assert.equal(item.contextValue, 'resource');
+      assert.equal(item.command, 'tenantApi.openResource');
+    }
+    assert.equal(api.statusBar().visible, true);
+  });
+
+  it('opens a resource and shows its JSON under the header block', async () => {
+    const milano = tenant('RC-MI');
+    const summary = (await vscode.commands.executeCommand('tenantApi.openResource', {
+      tenantId: milano.id,
+      method: 'GET',
+      path: '/efat/api/v1/ditte',
+    })) as Summary;
+    assert.equal(summary.status, 200, JSON.stringify(summary.error));
+    const editor = await waitFor(
+      () => vscode.window.visibleTextEditors.find((candidate) => candidate.document.uri.toString() === summary.document),
+      { what: 'the response tab' },
+    );
+    const document = editor.document;
+    assert.equal(document.uri.scheme, 'tenant-api-response');
+    assert.equal(document.languageId, 'jsonc');
+    const text = document.getText();
+    assert.match(text, /^\/\/ GET http:\/\/127\.0\.0\.1:\d+\/efat\/api\/v1\/ditte/);
+    assert.match(text, /\n\/\/ 200 OK · \d+ ms · /);
+    assert.match(text, /\n\/\/ Service-Limit-Info: api-usage=\d+\/\d+/);
+    assert.match(text, /\n\/\/ {3}content-type: application\/json/);
+    const body = responseBody(text) as Record<string, unknown>;
+    assert.ok(body && typeof body === 'object', 'the body is JSON');
+    // Pretty-printed: one property per line.
+    assert.ok(text.split('\n').length > 20, 'the JSON is pretty-printed');
+    // A virtual document is read-only.
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(document.uri, new vscode.Position(0, 0), 'x');
+    assert.equal(await vscode.workspace.applyEdit(edit), false);
+  });
+
+  it('sends a scripted request with every header, and never lets an extra header replace one', async () => {
+    const milano = tenant('RC-MI');
+    const before = sandbox.requests.length;
+    const summary = (await vscode.commands.executeCommand('tenantApi.sendRequest', {
+      method: 'GET',
+      path: '/efat/api/v1/ditte',
+      tenantId: milano.id,
+      query: { pagina: 2, dimensionePagina: 5 },
+      headers: { 'X-Trace': 'wb-1', Authorization: 'Bearer forged', 'User-Tenant': 'someone-else' },
+    })) as Summary;
+    assert.equal(summary.status, 200, JSON.stringify(summary.error));
+    assert.match(summary.headers?.['service-limit-info'] ?? '', /^api-usage=\d+\/\d+$/);
+    assert.ok(summary.warnings.some((warning) => warning.includes('Authorization')), summary.warnings.join(' | '));
+    const received = sandbox.requests.slice(before).filter((request) => request.path === '/efat/api/v1/ditte');
+    assert.equal(received.length, 1);
+    const headers = received[0].headers;
+    const efatKey = sandbox.licenceKeys.find((key) => key.module === 'efat' && key.organizationId === 'org-rossi')!.key;
+    assert.match(headers['authorization'], /^Bearer [\w-]+\.[\w-]+\.[\w-]+$/);
+    assert.notEqual(headers['authorization'], 'Bearer forged');
+    assert.equal(headers['authorization-key'], efatKey);
+    assert.equal(headers['user-tenant'], milano.id);
+    assert.equal(headers['x-trace'], 'wb-1');
+    assert.match(headers['accept'], /application\/json/);
+    const cluster = sandbox.clusterUrls.findIndex((url) => milano.clusterAddress.startsWith(url));
+    assert.equal(received[0].host, `cluster${cluster}`);
+    assert.match(received[0].url, /pagina=2/);
+    // What the summary says was sent is masked.
+    assert.ok(!JSON.stringify(summary.requestHeaders ?? {}).includes(efatKey));
+  });
+
+  it('keeps no secret in the history and copies cURL with the token and key masked', async () => {
+    const history = api.history();
+    assert.ok(history.length >= 2);
+    const stored = JSON.stringify(history);
+    for (const key of sandbox.licenceKeys) assert.ok(!stored.includes(key.key), 'a licence key is in the history');
+    assert.doesNotMatch(stored, /Bearer|authorization/i);
+    const curl = (await vscode.commands.executeCommand('tenantApi.copyAsCurl', { includeSecrets: false })) as string;
+    assert.match(curl, /^curl 'http:\/\/127\.0\.0\.1:\d+\/efat\/api\/v1\/ditte\?/);
+    assert.match(curl, /\$TENANT_API_TOKEN/);
+    assert.match(curl, /\$TENANT_API_KEY/);
+    assert.equal(await vscode.env.clipboard.readText(), curl);
+  });
+
+  it('re-runs a request from history', async () => {
+    const before = sandbox.requests.length;
+    const summary = (await vscode.commands.executeCommand('tenantApi.rerunFromHistory', { index: 0 })) as Summary;
+    assert.equal(summary.status, 200);
+    assert.equal(sandbox.requests.length, before + 1);
+  });
+
+  it('shows the usage of the active organization in the status bar, following the sandbox', async () => {
+    const torino = tenant('RC-TO');
+    await vscode.commands.executeCommand('tenantApi.setActiveTenant', torino.id);
+    assert.equal(api.activeTenantId(), torino.id);
+    for (let call = 0; call < 3; call++) {
+      const summary = (await vscode.commands.executeCommand('tenantApi.sendRequest', {
+        method: 'GET',
+        path: '/efat/api/v1/ditte',
+        query: { dimensionePagina: 1 },
+        preview: false,
+      })) as Summary;
+      assert.equal(summary.status, 200, JSON.stringify(summary.error));
+    }
+    const usage = sandbox.usage('org-rossi');
+    const expected = `$(pulse) ${formatCount(usage.used)}/${formatCount(usage.limit)}`;
+    await waitFor(() => api.statusBar().text === expected || undefined, { what: `status bar text ${expected}, saw ${api.statusBar().text}` });
+    assert.match(api.statusBar().tooltip, /Rossi/);
+    assert.equal(api.statusBar().severity, 'normal');
+    if (driver.available()) {
+      const shown = await waitFor(
+        async () => {
+          const text = await driver.text(QUOTA_ITEM);
+          return text.includes(formatCount(usage.used)) ? text : undefined;
+        },
+        { what: 'the quota item in the page' },
+      );
+      assert.match(shown, new RegExp(`${formatCount(usage.used)}/${formatCount(usage.limit)}`.replace(/\./g, '\\.')));
+    }
+  });
+
+  it('switches the status bar background at the warning and error thresholds', async () => {
+    const usage = sandbox.usage('org-rossi');
+    const percent = (usage.used / usage.limit) * 100;
+    assert.ok(percent >= 2, `usage ${usage.used}/${usage.limit} is too low for this test`);
+    await configure({ 'quota.warningPercent': Math.floor(percent), 'quota.errorPercent': 100 });
+    await waitFor(() => api.statusBar().severity === 'warning' || undefined, { what: `warning severity, saw ${JSON.stringify(api.statusBar())}` });
+    if (driver.available()) await driver.waitFor(`${QUOTA_ITEM}.warning-kind`, { timeoutMs: 10_000 });
+    await configure({ 'quota.errorPercent': Math.floor(percent) });
+    await waitFor(() => api.statusBar().severity === 'error' || undefined, { what: 'error severity' });
+    if (driver.available()) await driver.waitFor(`${QUOTA_ITEM}.error-kind`, { timeoutMs: 10_000 });
+    await configure({ 'quota.warningPercent': undefined, 'quota.errorPercent': undefined });
+    await waitFor(() => api.statusBar().severity === 'normal' || undefined, { what: 'normal severity with the default thresholds' });
+  });
+
+  it('shows a listing failure as an item with Retry, and recovers when retried', async () => {
+    const good = sandbox.baseUrl;
+    await configure({ baseUrl: 'http://127.0.0.1:9' });
+    await vscode.commands.executeCommand('tenantApi.refreshTenants');
+    const broken = await loadedTree(api, 2);
+    const error = broken[0].children?.[0];
+    assert.ok(error, JSON.stringify(broken));
+    assert.equal(error.contextValue, 'message-action');
+    assert.equal(error.icon, 'error');
+    assert.equal(error.command, 'tenantApi.refreshTenants');
+    await configure({ baseUrl: good });
+    await vscode.commands.executeCommand(error.command);
+    const fixed = await loadedTree(api, 2);
+    assert.ok(fixed[0].children?.every((child) => child.contextValue.startsWith('tenant')), JSON.stringify(fixed));
+  });
+
+  it('marks a resource whose licence key is missing, with Set Licence Key as its action', async () => {
+    const exports = await extensionExports();
+    assert.ok(exports.licenceKeys);
+    await exports.licenceKeys.clear('efat');
+    const milano = tenant('RC-MI');
+    const summary = (await vscode.commands.executeCommand('tenantApi.openResource', {
+      tenantId: milano.id,
+      method: 'GET',
+      path: '/efat/api/v1/ditte',
+    })) as Summary;
+    assert.equal(summary.error?.kind, 'licenceMissing');
+    const ditte = await waitFor(
+      async () => {
+        const roots = await api.treeSnapshot(3);
+        const tenantItem = roots[0]?.children?.find((item: TreeItemSnapshot) => item.label === milano.descrizioneAmbienteDati);
+        const item = tenantItem?.children?.find((child) => child.label === 'Ditte');
+        return item?.icon === 'warning' ? item : undefined;
+      },
+      { what: 'the Ditte resource to show the missing key' },
+    );
+    assert.match(ditte.description ?? '', /licence key/);
+    assert.equal(ditte.command, 'tenantApi.internal.fixResource');
+    await setLicenceKeys(sandbox, 'org-rossi');
+    await waitFor(
+      async () => {
+        const roots = await api.treeSnapshot(3);
+        const tenantItem = roots[0]?.children?.find((item) => item.label === milano.descrizioneAmbienteDati);
+        return tenantItem?.children?.find((child) => child.label === 'Ditte')?.command === 'tenantApi.openResource' || undefined;
+      },
+      { what: 'the problem to clear once the key is set' },
+    );
+  });
+
+  it('opens a 10 MB response without blocking the extension host for long', async () => {
+    const milano = tenant('RC-MI');
+    // The extension host's event loop: a long block would freeze every extension and the UI's requests to them.
+    let worstLagMs = 0;
+    let last = performance.now();
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      worstLagMs = Math.max(worstLagMs, now - last - 20);
+      last = now;
+    }, 20);
+    const started = performance.now();
+    let summary: Summary;
+    try {
+      summary = (await vscode.commands.executeCommand('tenantApi.sendRequest', {
+        method: 'GET',
+        path: '/efat/api/v1/ditte',
+        tenantId: milano.id,
+        query: { dimensionePagina: 40000 },
+      })) as Summary;
+    } finally {
+      clearInterval(ticker);
+    }
+    const totalMs = performance.now() - started;
+    assert.equal(summary.status, 200, JSON.stringify(summary.error));
+    assert.ok((summary.sizeBytes ?? 0) > 10 * 1024 * 1024, `the response is only ${summary.sizeBytes} bytes`);
+    const document = vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === summary.document);
+    assert.ok(document, 'the response tab is open');
+    assert.ok(document.getText().length > 10 * 1024 * 1024);
+    console.log(
+      `      10 MB response: ${(summary.sizeBytes! / 1024 / 1024).toFixed(1)} MB, format ${summary.formatMs?.toFixed(0)} ms, ` +
+        `open ${summary.openMs?.toFixed(0)} ms, request+open ${totalMs.toFixed(0)} ms, worst extension-host lag ${worstLagMs.toFixed(0)} ms`,
+    );
+    if (driver.available()) {
+      // The window still answers: the status bar can be read while the big tab is showing.
+      await driver.text(QUOTA_ITEM, { timeoutMs: 5_000 });
+    }
+  });
+});
