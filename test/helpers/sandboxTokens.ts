@@ -79,7 +79,7 @@ export async function tokensFor(sandbox: Sandbox, username: string, options: Tok
   const state = randomBytes(8).toString('hex');
   const url = authorizeUrl(sandbox, {
     client_id: sandbox.clients.public.clientId, response_type: 'code', scope, redirect_uri: redirectUri, state,
-    nonce: randomBytes(8).toString('hex'), code_challenge: challenge, code_challenge_method: 'S256',
+    nonce: scope.split(' ').includes('openid') ? randomBytes(8).toString('hex') : undefined, code_challenge: challenge, code_challenge_method: 'S256',
     acr_values: options.tenantId ? `tenant:${options.tenantId}` : undefined,
   });
   const browser = options.browser ?? new FormBrowser();

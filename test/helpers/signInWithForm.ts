@@ -91,6 +91,10 @@ export class FormBrowser {
         continue;
       }
       const pageUrl = step.url;
+      if (!page && isAutoSubmit(step.html, forms) && new URL(forms[0].action, pageUrl).origin === origin) {
+        step = await this.submit(forms[0], pageUrl, origin, {});
+        continue;
+      }
       const formPost = forms.find((f) => f.method === 'POST' && new URL(f.action, pageUrl).origin !== origin);
       if (formPost) {
         const fields = new URLSearchParams(formPost.fields.map((f) => [f.name, f.value]));
@@ -129,6 +133,10 @@ export class FormBrowser {
           step = await this.submit(requireForm(forms, 'consent', step), step.url, origin, {});
           continue;
         default:
+          if (!page && isAutoSubmit(step.html, forms)) {
+            step = await this.submit(forms[0], step.url, origin, {});
+            continue;
+          }
           if (page === 'device-error' || page === 'error') {
             throw new SignInError(`Device approval failed (${step.status}): ${errorText(step.html)}`, step.status, page, step.html);
           }
@@ -229,6 +237,11 @@ function requireForm(forms: FormInfo[], id: string, page: PageResponse): FormInf
   const form = forms.find((f) => f.id === id);
   if (!form) throw new SignInError(`The page has no form "${id}".`, page.status, pageMarker(page.html), page.html);
   return form;
+}
+
+/** oidc-provider's self-submitting pages (form_post, device code hand-over) submit their only form by script. */
+function isAutoSubmit(html: string, forms: FormInfo[]): boolean {
+  return forms.length === 1 && forms[0].method === 'POST' && /forms\[0\]\.submit\(\)/.test(html);
 }
 
 function pageMarker(html: string): string {

@@ -2,7 +2,7 @@
 // See test/sandbox/README.md for endpoints, bodies, seeded data and knobs.
 import { randomUUID } from 'node:crypto';
 
-import { ApplicationLimits, WeeklyLimits } from './api/limits';
+import { ApplicationLimits, SPEC_PER_MINUTE, SPEC_PER_SECOND, WeeklyLimits } from './api/limits';
 import { FaultQueue } from './api/faults';
 import { createResourceHandler, type ApiTenant, type HostLabel } from './api/resourceApi';
 import { createInteractionHandler } from './auth/interactions';
@@ -32,6 +32,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     extraRedirectUris: [...(options.extraRedirectUris ?? [])],
     devRedirectPrefixes: [...(options.devRedirectPrefixes ?? [])],
     deviceCodeIntervalSeconds: options.deviceCodeIntervalSeconds ?? 5,
+    rateLimits: { perSecond: options.rateLimits?.perSecond ?? SPEC_PER_SECOND, perMinute: options.rateLimits?.perMinute ?? SPEC_PER_MINUTE },
   };
   if (!(opts.timeScale > 0)) throw new Error(`timeScale must be a positive number, got ${opts.timeScale}`);
   if (!(opts.accessTokenTtlSeconds >= 1)) throw new Error(`accessTokenTtlSeconds must be at least 1, got ${opts.accessTokenTtlSeconds}`);
@@ -39,7 +40,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const organizations = ORGANIZATIONS.map((o) => ({ id: o.id, name: o.name, weeklyLimit: options.weeklyLimit ?? o.weeklyLimit }));
   const limitOf = (id: string) => organizations.find((o) => o.id === id)?.weeklyLimit ?? 0;
   const weeklyLimits = new WeeklyLimits(limitOf, opts.timeScale);
-  const applicationLimits = new ApplicationLimits(opts.timeScale);
+  const applicationLimits = new ApplicationLimits(opts.timeScale, opts.rateLimits.perSecond, opts.rateLimits.perMinute);
   const fallbackHeader = () => {
     const u = weeklyLimits.usage(organizations[0].id);
     return `api-usage=${u.used}/${u.limit}`;

@@ -25,6 +25,12 @@ export interface SandboxOptions {
   devRedirectPrefixes?: string[];
   /** Polling interval the device flow announces (default 5). */
   deviceCodeIntervalSeconds?: number;
+  /**
+   * Per-application limits, default the spec's 5 per second and 300 per minute. With fixed windows
+   * that start at the first request, 5/s already caps a minute at 300, so the minute limit can only
+   * be seen tripping with a larger perSecond or a smaller perMinute (tests do that).
+   */
+  rateLimits?: { perSecond?: number; perMinute?: number };
   /** Write oidc-provider's server errors to stderr (default false). */
   logErrors?: boolean;
 }
@@ -113,6 +119,6 @@ export interface Sandbox {
    */
   signAccessToken(claims?: Record<string, unknown>, username?: string): string;
   /** The effective options. */
-  options: Required<Omit<SandboxOptions, 'logErrors'>>;
+  options: Required<Omit<SandboxOptions, 'logErrors' | 'rateLimits'>> & { rateLimits: { perSecond: number; perMinute: number } };
   close(): Promise<void>;
 }

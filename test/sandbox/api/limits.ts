@@ -4,10 +4,8 @@
 
 export type LimitUnit = 'second' | 'minute' | 'week';
 
-export const PER_APPLICATION = [
-  { unit: 'second' as const, max: 5, ms: 1000 },
-  { unit: 'minute' as const, max: 300, ms: 60_000 },
-];
+export const SPEC_PER_SECOND = 5;
+export const SPEC_PER_MINUTE = 300;
 export const WEEK_MS = 7 * 24 * 3600 * 1000;
 
 interface Window { start: number; count: number }
@@ -16,22 +14,30 @@ export type LimitDecision = { ok: true } | { ok: false; unit: LimitUnit; retryAf
 
 export class ApplicationLimits {
   private readonly windows = new Map<string, Window[]>();
+  private readonly limits: Array<{ unit: 'second' | 'minute'; max: number; ms: number }>;
 
-  constructor(private readonly timeScale: number, private readonly now: () => number = () => performance.now()) {}
+  constructor(
+    private readonly timeScale: number,
+    perSecond = SPEC_PER_SECOND,
+    perMinute = SPEC_PER_MINUTE,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.limits = [{ unit: 'second', max: perSecond, ms: 1000 }, { unit: 'minute', max: perMinute, ms: 60_000 }];
+  }
 
   /** Counts the call when allowed. A refused call does not count. */
   take(clientId: string): LimitDecision {
     const t = this.now();
     let windows = this.windows.get(clientId);
-    if (!windows) this.windows.set(clientId, (windows = PER_APPLICATION.map(() => ({ start: t, count: 0 }))));
-    PER_APPLICATION.forEach((limit, i) => {
+    if (!windows) this.windows.set(clientId, (windows = this.limits.map(() => ({ start: t, count: 0 }))));
+    this.limits.forEach((limit, i) => {
       if (t - windows![i].start >= limit.ms * this.timeScale) windows![i] = { start: t, count: 0 };
     });
     // When the minute is used up, waiting for the second to pass would not help: report the
     // minute (the block that actually holds); otherwise the smallest unit exceeded.
-    const exceeded = [...PER_APPLICATION.keys()].reverse().find((i) => windows![i].count >= PER_APPLICATION[i].max);
+    const exceeded = [...this.limits.keys()].reverse().find((i) => windows![i].count >= this.limits[i].max);
     if (exceeded !== undefined) {
-      const limit = PER_APPLICATION[exceeded];
+      const limit = this.limits[exceeded];
       return { ok: false, unit: limit.unit, retryAfterMs: windows[exceeded].start + limit.ms * this.timeScale - t };
     }
     for (const w of windows) w.count++;

@@ -147,9 +147,6 @@ export function createResourceHandler(state: ResourceApiState, host: HostLabel) 
     if (route.host === 'base' && host !== 'base') {
       return refuse(421, 'wrong_host', `${route.path} is served by the base URL (${state.baseUrl()}), not by a cluster host.`, { baseUrl: state.baseUrl() });
     }
-    if (method !== 'GET' && method !== 'HEAD') {
-      return refuse(405, 'method_not_allowed', `${route.path} only supports GET.`, {}, { Allow: 'GET, HEAD, OPTIONS' });
-    }
     const accept = req.headers.accept;
     if (accept && !/(application\/json|application\/\*|\*\/\*|\+json)/i.test(accept)) {
       return refuse(406, 'not_acceptable', `This API answers application/json, but the Accept header asks for ${JSON.stringify(truncate(accept))}.`);
@@ -210,6 +207,11 @@ export function createResourceHandler(state: ResourceApiState, host: HostLabel) 
       }
     }
 
+    // Counted like any call that reached the service (a gateway counts before the service answers).
+    if (method !== 'GET' && method !== 'HEAD') {
+      return refuse(405, 'method_not_allowed', `${route.path} only supports GET.`, {}, { Allow: 'GET, HEAD, OPTIONS' });
+    }
+
     // Tenant
     let tenant: ApiTenant | undefined;
     if (route.tenantScoped) {
@@ -263,7 +265,7 @@ function invalidToken(reason: string): Reply {
 function tooMany(unit: 'second' | 'minute' | 'week', retryAfterMs: number, who: string): Reply {
   const what = unit === 'week'
     ? `The weekly request limit of the organization ${who} is used up.`
-    : `The per-${unit} request limit of the application ${who} is exceeded (${unit === 'second' ? 5 : 300} per ${unit}).`;
+    : `The per-${unit} request limit of the application ${who} is exceeded.`;
   const wait = Math.max(0, Math.ceil(retryAfterMs));
   return refuse(429, 'rate_limit_exceeded', `${what} Retry in ${wait} ms.`, { limit: unit, retryAfterMs: wait }, {
     'Retry-After': String(Math.max(1, Math.ceil(wait / 1000))),

@@ -82,6 +82,9 @@ export async function createProvider(setup: ProviderSetup): Promise<Provider> {
   // A session that lacks access to the tenant named by acr_values must sign in again
   // (with prompt=none this becomes login_required).
   const policy = interactionPolicy.base();
+  // oidc-provider asks native clients for interaction on every authorization (prompt=none would
+  // always fail); the platform's prompt=none works for the editor, so that check is removed.
+  policy.get('consent')!.checks.remove('native_client_prompt');
   policy.get('login')!.checks.add(new interactionPolicy.Check(
     'tenant_not_accessible',
     'the signed-in user has no access to the tenant named by acr_values',
@@ -134,6 +137,7 @@ export async function createProvider(setup: ProviderSetup): Promise<Provider> {
     jwks: { keys: [setup.key.privateJwk as never] },
     routes: { ...ROUTES },
     scopes: [...OIDC_SCOPES],
+    acrValues: [...setup.tenantIds].map((id) => `tenant:${id}`),
     claims: {
       openid: ['sub', 'tenant'],
       profile: ['name', 'given_name', 'family_name', 'role'],
