@@ -20,6 +20,8 @@ export async function rossiKeys(sandbox: Sandbox): Promise<LicenceKeyStore> {
 
 export interface Harness {
   client: ApiClient;
+  /** Every request the client handed to fetch (method and URL), as seen from the client side. */
+  fetched: Array<{ method: string; url: string }>;
   keys: LicenceKeyStore;
   tokens: { calls: Array<{ forceRefresh?: boolean }>; next?: string; getAccessToken(o?: { forceRefresh?: boolean }): Promise<string> };
 }
@@ -41,14 +43,22 @@ export async function clientFor(
       return sandbox.signAccessToken({}, 'mario.rossi');
     },
   };
+  const fetched: Harness['fetched'] = [];
+  const countingFetch = (input: Request | URL | string, init?: RequestInit) => {
+    const request = input instanceof Request ? input : new Request(input, init);
+    fetched.push({ method: request.method, url: request.url });
+    return fetch(request);
+  };
   const client = new ApiClient({
+    fetch: countingFetch,
     settings: () => ({
       baseUrl: sandbox.baseUrl,
       allowedHosts: [],
       routes: [],
       endpoints: [],
       requestTimeoutSeconds: 5,
-      safetyMarginMs: 10 * sandbox.options.timeScale + 5,
+      // Client and sandbox share one process here, so arrival jitter is larger than the scaled windows suggest.
+      safetyMarginMs: 25,
       maxQueueLength: 1000,
       maxRetries: 3,
       ...settings,
@@ -59,7 +69,7 @@ export async function clientFor(
     logger: extra.logger ?? silentLogger,
     backoffBaseMs: extra.backoffBaseMs ?? 20,
   });
-  return { client, keys, tokens };
+  return { client, keys, tokens, fetched };
 }
 
 export function tenantOf(sandbox: Sandbox, index: number): TenantRecord {
