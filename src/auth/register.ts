@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { systemClock, type Clock } from '../common/clock';
 import type { Logger } from '../common/logger';
 import { redactingLogger } from '../common/redact';
+import type { SecretStore } from '../common/secretStore';
 import { PendingAttempts } from './pendingAttempts';
 import { SessionManager } from './sessionManager';
 import { SessionStore } from './sessionStore';
@@ -26,6 +27,8 @@ export interface Authentication extends AuthenticationApi {
   readonly pending: PendingAttempts;
   readonly controller: SignInController;
   readonly logger: Logger;
+  /** The raw SecretStorage (for tests: a write here looks like another window's). */
+  readonly secrets: SecretStore;
   /** Routes a URI that reached the extension's UriHandler (exposed for tests). */
   handleUri(uri: vscode.Uri): void;
 }
@@ -109,6 +112,7 @@ export function registerAuthentication(context: vscode.ExtensionContext, depende
     pending,
     controller,
     logger,
+    secrets: context.secrets,
     handleUri,
     onDidChangeSessions: sessions.onDidChangeSessions,
     getAccessToken: (options) => sessions.getAccessToken(options),

@@ -32,6 +32,7 @@ export interface SignInControllerOptions {
 /** Runs sign-in in the editor: flow choice, progress with cancel, fallbacks, device-code UI. */
 export class SignInController {
   private running?: Promise<StoredSession>;
+  private readonly attempts = new Set<AbortController>();
 
   constructor(private readonly options: SignInControllerOptions) {}
 
@@ -56,6 +57,15 @@ export class SignInController {
       uriScheme: vscode.env.uriScheme,
       deviceAuthorizationSupported,
     };
+  }
+
+  /** Cancels the attempt in progress, as its notification's Cancel button does. */
+  cancel(): void {
+    for (const attempt of this.attempts) attempt.abort(new SignInCancelledError());
+  }
+
+  get attemptInProgress(): boolean {
+    return this.attempts.size > 0;
   }
 
   /** One sign-in at a time: a second request while one runs joins it. */
@@ -121,11 +131,13 @@ export class SignInController {
             : vscode.l10n.t('Complete the sign-in in your browser (up to {0} s)…', timeoutSeconds),
         });
         const controller = new AbortController();
+        this.attempts.add(controller);
         const subscription = token.onCancellationRequested(() => controller.abort(new SignInCancelledError()));
         try {
           return await task(controller.signal);
         } finally {
           subscription.dispose();
+          this.attempts.delete(controller);
         }
       },
     ));

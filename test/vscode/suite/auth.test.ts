@@ -1,0 +1,193 @@
+// Sign-in inside a real VS Code against the sandbox: the real browser (the runner's robot fills the
+// sandbox's form), the redirect back through the extension's UriHandler, sessions in SecretStorage.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { SignInCancelledError, SignInTimeoutError } from '../../../src/auth/oauthErrors';
+import type { Authentication } from '../../../src/auth/register';
+import { SESSION_KEY_PREFIX, type StoredSession } from '../../../src/auth/sessionStore';
+import { TokenClient } from '../../../src/auth/tokenClient';
+import type { AccountInfo } from '../../../src/auth/types';
+import { silentLogger } from '../../../src/common/logger';
+import { startSandbox, type Sandbox } from '../../sandbox';
+import { USERS } from '../../sandbox/seed';
+import { driver } from './helpers/driver';
+
+const extensionId = 'tenant-api.tenant-api-workbench';
+const mario = USERS[0];
+const laura = USERS[1];
+
+async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('sign-in inside VS Code', function () {
+  this.timeout(90_000);
+  let sandbox: Sandbox;
+  let auth: Authentication;
+  const config = () => vscode.workspace.getConfiguration('tenantApi');
+
+  async function robotEvents(): Promise<string> {
+    return driver.available() ? JSON.stringify(await driver.robot.events()) : 'no driver';
+  }
+
+  before(async function () {
+    if (!driver.available()) return this.skip(); // the browser robot needs the code-server runner
+    const extension = vscode.extensions.getExtension<{ auth: Authentication }>(extensionId);
+    assert.ok(extension);
+    auth = (await extension.activate()).auth;
+    assert.ok(auth, 'activate() returns { auth }');
+
+    // What this editor yields as the redirect URI: vscode://... on desktop; in a browser-hosted
+    // editor its own /callback?vscode-reqid=... page, which the sandbox accepts through a dev prefix.
+    const redirect = await auth.controller.uriHandlerRedirectUri();
+    const devRedirectPrefixes = redirect.includes('?') ? [redirect.slice(0, redirect.indexOf('?') + 1)] : [];
+    sandbox = await startSandbox({ devRedirectPrefixes, extraRedirectUris: redirect.includes('?') ? [] : [redirect] });
+    await config().update('authUrl', sandbox.authUrl, vscode.ConfigurationTarget.Global);
+    await config().update('baseUrl', sandbox.baseUrl, vscode.ConfigurationTarget.Global);
+    await config().update('clientId', sandbox.clients.public.clientId, vscode.ConfigurationTarget.Global);
+    await config().update('signInFlow', 'uriHandler', vscode.ConfigurationTarget.Global);
+    await config().update('signInTimeoutSeconds', 60, vscode.ConfigurationTarget.Global);
+  });
+
+  after(async () => {
+    if (!auth) return;
+    for (const account of await auth.getAccounts()) await auth.signOut(account.id);
+    for (const name of ['authUrl', 'baseUrl', 'clientId', 'signInFlow', 'signInTimeoutSeconds']) {
+      await config().update(name, undefined, vscode.ConfigurationTarget.Global);
+    }
+    await sandbox?.close();
+  });
+
+  afterEach(async () => {
+    if (!driver.available()) return;
+    auth?.controller.cancel();
+    await driver.robot.reset();
+    await driver.closePages();
+  });
+
+  it('signs in end to end: real browser, sandbox form, redirect to the UriHandler; getSession returns the session', async () => {
+    await driver.robot.setCredentials({ username: mario.username, password: mario.password });
+    const changed = new Promise<void>((resolve) => {
+      const subscription = vscode.authentication.onDidChangeSessions((event) => {
+        if (event.provider.id === 'tenant-api') {
+          subscription.dispose();
+          resolve();
+        }
+      });
+    });
+    const account = await vscode.commands.executeCommand<AccountInfo | undefined>('tenantApi.signIn');
+    assert.ok(account, `sign-in did not complete; robot events: ${await robotEvents()}`);
+    assert.equal(account.id, mario.sub);
+    assert.equal(account.label, mario.name);
+    await changed;
+
+    const session = await vscode.authentication.getSession('tenant-api', ['api'], { silent: true });
+    assert.ok(session, 'getSession returns the session');
+    assert.equal(session.account.id, mario.sub);
+    assert.equal(session.account.label, 'Mario Rossi');
+    const tenants = await fetch(`${sandbox.baseUrl}/v10/user-tenants`, { headers: { Authorization: `Bearer ${session.accessToken}`, Accept: 'application/json' } });
+    assert.equal(tenants.status, 200, 'the token works at the resource API');
+    assert.equal(auth.activeAccount()?.id, mario.sub);
+    assert.equal(await auth.getAccessToken(), session.accessToken);
+    // Only in SecretStorage, under the documented key.
+    const stored = JSON.parse((await auth.secrets.get(SESSION_KEY_PREFIX + mario.sub)) ?? '{}') as StoredSession;
+    assert.equal(stored.accessToken, session.accessToken);
+    assert.ok(stored.refreshToken);
+  });
+
+  it("picks up a refresh done by another window (SecretStorage write), and refreshes from there", async () => {
+    const before = JSON.parse((await auth.secrets.get(SESSION_KEY_PREFIX + mario.sub))!) as StoredSession;
+    // The other window refreshes with the shared refresh token and stores the rotated tokens.
+    const otherWindow = new TokenClient({ authUrl: sandbox.authUrl, clientId: sandbox.clients.public.clientId, fetch, logger: silentLogger });
+    const tokens = await otherWindow.refresh(before.refreshToken!);
+    const written: StoredSession = { ...before, accessToken: tokens.access_token, refreshToken: tokens.refresh_token, expiresAt: Date.now() + 300_000, updatedAt: Date.now() };
+    const changed = new Promise<vscode.AuthenticationSessionsChangeEvent>((resolve) => {
+      const subscription = vscode.authentication.onDidChangeSessions((event) => {
+        if (event.provider.id === 'tenant-api') {
+          subscription.dispose();
+          resolve(event);
+        }
+      });
+    });
+    await auth.secrets.store(SESSION_KEY_PREFIX + mario.sub, JSON.stringify(written));
+    await changed;
+    await until(async () => (await auth.getAccessToken()) === tokens.access_token, 5000, 'the other window\'s token');
+    const session = await vscode.authentication.getSession('tenant-api', ['api'], { silent: true });
+    assert.equal(session?.accessToken, tokens.access_token);
+    // Our next refresh uses the other window's (rotated) refresh token: the old one would be refused.
+    const refreshed = await auth.getAccessToken({ forceRefresh: true });
+    assert.notEqual(refreshed, tokens.access_token);
+    assert.equal((await auth.getAccounts()).length, 1, 'still signed in');
+  });
+
+  it('a forged callback with a wrong state signs no one in; the attempt keeps waiting', async () => {
+    await driver.robot.ignore();
+    const attempt = auth.signIn({ forceLogin: true, loginHint: laura.username }).catch((error: unknown) => error);
+    await until(() => auth.pending.size === 1, 15_000, 'the pending attempt');
+    const forged = vscode.Uri.parse(`${vscode.env.uriScheme}://${extensionId}/auth-callback?code=forged-code&state=forged-state`);
+    auth.handleUri(forged);
+    // The same forged answer through the real path: the browser loads this editor's callback URL.
+    const external = await auth.controller.uriHandlerRedirectUri();
+    const url = new URL(external);
+    url.searchParams.set('code', 'forged-code');
+    url.searchParams.set('state', 'forged-state');
+    if (url.protocol.startsWith('http')) await driver.open(url.toString());
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.equal(auth.pending.size, 1, 'the real attempt is still waiting');
+    assert.deepEqual((await auth.getAccounts()).map((account) => account.id), [mario.sub], 'no one else signed in');
+    auth.controller.cancel();
+    assert.ok((await attempt) instanceof SignInCancelledError);
+  });
+
+  it('a cancelled attempt frees its pending state and signs no one in', async () => {
+    await driver.robot.ignore();
+    const attempt = auth.signIn({ forceLogin: true }).catch((error: unknown) => error);
+    await until(() => auth.pending.size === 1, 15_000, 'the pending attempt');
+    // The notification's Cancel button, clicked in the real workbench.
+    try {
+      await driver.click({ text: 'Cancel', exact: true }, { timeoutMs: 10_000 });
+    } catch {
+      auth.controller.cancel(); // the toast may be collapsed into the notification centre
+    }
+    const error = await attempt;
+    assert.ok(error instanceof SignInCancelledError, String(error));
+    assert.equal(auth.pending.size, 0);
+    assert.equal(auth.controller.attemptInProgress, false);
+    assert.equal((await auth.getAccounts()).length, 1);
+  });
+
+  it('an attempt times out with a clear message', async () => {
+    await driver.robot.ignore();
+    await config().update('signInTimeoutSeconds', 3, vscode.ConfigurationTarget.Global);
+    try {
+      const started = Date.now();
+      const error = await auth.signIn({ forceLogin: true }).catch((caught: unknown) => caught);
+      assert.ok(error instanceof SignInTimeoutError, String(error));
+      assert.match(error.message, /3 seconds/);
+      assert.ok(Date.now() - started >= 2900);
+      assert.equal(auth.pending.size, 0);
+    } finally {
+      await config().update('signInTimeoutSeconds', 60, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('sign-out removes the session from SecretStorage and from getSession', async () => {
+    const removed = new Promise<void>((resolve) => {
+      const subscription = vscode.authentication.onDidChangeSessions((event) => {
+        if (event.provider.id === 'tenant-api') {
+          subscription.dispose();
+          resolve();
+        }
+      });
+    });
+    await vscode.commands.executeCommand('tenantApi.signOut', { accountId: mario.sub });
+    await removed;
+    assert.equal(await auth.secrets.get(SESSION_KEY_PREFIX + mario.sub), undefined);
+    assert.equal(await vscode.authentication.getSession('tenant-api', ['api'], { silent: true }), undefined);
+    assert.deepEqual(await auth.getAccounts(), []);
+  });
+});
