@@ -73,9 +73,13 @@ export function createResourceHandler(state: ResourceApiState, host: HostLabel) 
     } catch {
       // keep defaults: answered as not_found below
     }
-    const record = (status: number) => state.requests.push({
-      method: req.method ?? 'GET', url, host, path, headers: flattenHeaders(req), status, at,
-    });
+    // Recorded on arrival (status 0 while in flight, or when the connection was reset), so a
+    // test sees a call the client gave up on; the status is filled in when the answer is sent.
+    const entry: RecordedRequest = { method: req.method ?? 'GET', url, host, path, headers: flattenHeaders(req), status: 0, at };
+    state.requests.push(entry);
+    const record = (status: number) => {
+      entry.status = status;
+    };
 
     const faults = state.faults.take(path);
     if (faults.some((f) => f.kind === 'reset')) {
