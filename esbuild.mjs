@@ -1,4 +1,5 @@
 // Bundles the extension (and, with --tests, the in-editor test suite) into CommonJS for the extension host.
+import * as fs from 'node:fs';
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
@@ -26,10 +27,19 @@ const builds = [
 ];
 
 if (tests) {
+  // The in-editor suite: index.ts (mocha's entry, run() in the extension host) and every
+  // test/vscode/suite/*.test.ts, each bundled on its own into dist/test/suite/ so that a new test
+  // file needs no edit anywhere (index.ts loads every *.test.js beside it). helpers/ is imported.
+  const suiteDir = 'test/vscode/suite';
+  const entryPoints = fs
+    .readdirSync(suiteDir)
+    .filter((name) => name === 'index.ts' || name.endsWith('.test.ts'))
+    .map((name) => `${suiteDir}/${name}`);
+  fs.rmSync('dist/test/suite', { recursive: true, force: true });
   builds.push({
     ...common,
-    entryPoints: ['test/vscode/suite/index.ts'],
-    outfile: 'dist/test/suite.js',
+    entryPoints,
+    outdir: 'dist/test/suite',
     sourcemap: 'inline',
     // mocha and the sandbox load from node_modules at run time: they read their own files.
     external: ['vscode', 'mocha', 'oidc-provider', 'playwright-core'],

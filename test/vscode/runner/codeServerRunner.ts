@@ -1,0 +1,239 @@
+// `npm run test:vscode [-- --grep <pattern>]`: runs the in-editor suite (dist/test/suite/index.js)
+// inside a real VS Code extension host: code-server 4.100.3 (VS Code 1.100.3) on 127.0.0.1, driven by
+// the system Chromium. Exits non-zero when a test fails, the editor does not start, or no test ran.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { launchBrowser, type LaunchedBrowser } from './browser';
+import { ensureCodeServer, startCodeServer, type RunningCodeServer } from './codeServer';
+import { startDriverServer, type DriverServer } from './driverServer';
+import { repoRoot, logsDir, runsDir, screenshotsDir, suiteEntry } from './paths';
+import { checkRunPrerequisites } from './prerequisites';
+import { run, tail } from './processes';
+import { SignInRobot } from './robot';
+import { parseSummary, type SuiteSummary } from './summary';
+
+interface Options {
+  grep?: string;
+  build: boolean;
+  /** Time for the editor to start and the suite to print its first line. */
+  startTimeoutMs: number;
+  /** Time for the whole suite. */
+  suiteTimeoutMs: number;
+  verbose: boolean;
+  keep: boolean;
+}
+
+function parseArgs(argv: string[]): Options {
+  const options: Options = {
+    build: true,
+    startTimeoutMs: 120_000,
+    suiteTimeoutMs: Number(process.env.TENANT_API_TEST_TIMEOUT_SECONDS ?? 900) * 1000,
+    verbose: process.env.TENANT_API_TEST_VERBOSE === '1',
+    keep: false,
+  };
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index];
+    const value = () => {
+      const next = argv[++index];
+      if (next === undefined) usage(`${arg} needs a value`);
+      return next;
+    };
+    if (arg === '--grep' || arg === '-g') options.grep = value();
+    else if (arg.startsWith('--grep=')) options.grep = arg.slice('--grep='.length);
+    else if (arg === '--no-build') options.build = false;
+    else if (arg === '--verbose') options.verbose = true;
+    else if (arg === '--keep') options.keep = true;
+    else if (arg === '--timeout') options.suiteTimeoutMs = Number(value()) * 1000;
+    else if (arg === '--help' || arg === '-h') usage();
+    else usage(`unknown argument ${arg}`);
+  }
+  if (!(options.suiteTimeoutMs > 0)) usage('--timeout needs a number of seconds');
+  return options;
+}
+
+function usage(problem?: string): never {
+  if (problem) console.error(problem);
+  console.error(
+    'usage: npm run test:vscode -- [--grep <pattern>] [--timeout <seconds>] [--no-build] [--verbose] [--keep]\n' +
+      '  --grep      run only tests whose full title matches the pattern (a regular expression)\n' +
+      '  --timeout   time limit for the whole suite (default 900 s, or TENANT_API_TEST_TIMEOUT_SECONDS)\n' +
+      '  --no-build  use the existing dist/ (skip node esbuild.mjs --tests)\n' +
+      '  --verbose   also print the browser console and the driver\'s calls\n' +
+      '  --keep      keep the editor\'s user-data-dir under .vscode-test/runs/',
+  );
+  process.exit(problem ? 2 : 0);
+}
+
+const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+const say = (line: string) => process.stdout.write(`[runner] ${line}\n`);
+
+/** Everything the run started, stopped in reverse order whatever happens. */
+class Cleanup {
+  private readonly steps: Array<() => Promise<unknown>> = [];
+  private done: Promise<void> | undefined;
+  add(step: () => Promise<unknown>): void {
+    this.steps.push(step);
+  }
+  run(): Promise<void> {
+    this.done ??= (async () => {
+      for (const step of this.steps.reverse()) {
+        await Promise.race([step().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      }
+    })();
+    return this.done;
+  }
+}
+
+async function main(): Promise<number> {
+  const options = parseArgs(process.argv.slice(2));
+  const runStarted = Date.now();
+  const cleanup = new Cleanup();
+  let interrupted = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (interrupted) return;
+    interrupted = true;
+    say(`${signal}: stopping the browser and the editor ...`);
+    void cleanup.run().then(() => process.exit(130));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  let server: RunningCodeServer | undefined;
+  let workbench: Page | undefined;
+  const failWith = async (message: string): Promise<number> => {
+    console.error(`\n[runner] FAILED: ${message}`);
+    if (workbench && !workbench.isClosed()) {
+      const file = path.join(screenshotsDir, 'failure-workbench.png');
+      fs.mkdirSync(screenshotsDir, { recursive: true });
+      await workbench.screenshot({ path: file, timeout: 5000 }).then(
+        () => console.error(`[runner] screenshot of the workbench: ${path.relative(repoRoot, file)}`),
+        () => undefined,
+      );
+    }
+    if (server) console.error(`[runner] code-server log (${server.logFile}), last lines:\n${tail(server.logFile, 60)}`);
+    return 1;
+  };
+
+  try {
+    checkRunPrerequisites();
+    if (options.build) {
+      const started = Date.now();
+      fs.mkdirSync(logsDir, { recursive: true });
+      const buildLog = path.join(logsDir, 'build.log');
+      fs.writeFileSync(buildLog, '');
+      const code = await run(process.execPath, ['esbuild.mjs', '--tests'], { cwd: repoRoot, logFile: buildLog, env: process.env });
+      if (code !== 0) {
+        console.error(tail(buildLog, 60));
+        return await failWith('the build failed (node esbuild.mjs --tests)');
+      }
+      say(`built the extension and the suite in ${seconds(started)}`);
+    }
+    if (!fs.existsSync(suiteEntry)) return await failWith(`${path.relative(repoRoot, suiteEntry)} is missing: run node esbuild.mjs --tests`);
+
+    const installStarted = Date.now();
+    const install = await ensureCodeServer();
+    say(`code-server ${install.version} ready in ${seconds(installStarted)}`);
+
+    const driver: DriverServer = await startDriverServer((line) => (options.verbose || !line.startsWith('[driver]') || line.includes('failed')) && say(line));
+    cleanup.add(() => driver.close());
+
+    fs.mkdirSync(runsDir, { recursive: true });
+    const workspace = fs.mkdtempSync(path.join(runsDir, 'workspace-'));
+    cleanup.add(async () => options.keep || fs.rmSync(workspace, { recursive: true, force: true }));
+
+    const serverStarted = Date.now();
+    server = await startCodeServer({
+      folder: workspace,
+      keepUserData: options.keep,
+      env: {
+        // Environment variables of the server reach its extension host's process.env.
+        TENANT_API_TEST_DRIVER: driver.url,
+        TENANT_API_TEST_GREP: options.grep ?? '',
+        TENANT_API_TEST_REPO: repoRoot,
+      },
+    });
+    const running = server;
+    cleanup.add(() => running.stop());
+    say(`code-server listening on ${server.url} after ${seconds(serverStarted)} (log: ${path.relative(repoRoot, server.logFile)})`);
+
+    const browserStarted = Date.now();
+    const browser: LaunchedBrowser = await launchBrowser();
+    cleanup.add(() => browser.close());
+    say(`Chromium ${browser.version} started in ${seconds(browserStarted)}`);
+    if (interrupted) return 130;
+
+    const page = await browser.context.newPage();
+    workbench = page;
+    const robot = new SignInRobot(browser.context, { codeServerPort: server.port, isIgnoredPage: (candidate) => candidate === page, log: say });
+    driver.attach({ context: browser.context, workbench: page, robot, browserVersion: browser.version, vscodeVersion: install.vscodeVersion });
+
+    let firstLine: (() => void) | undefined;
+    const started = new Promise<void>((resolve) => (firstLine = resolve));
+    let exitCode: ((code: number) => void) | undefined;
+    const exited = new Promise<number>((resolve) => (exitCode = resolve));
+    const suiteLines: string[] = [];
+    await page.exposeFunction('codeAutomationLog', (type: string, message: unknown) => {
+      const text = typeof message === 'string' ? message : Array.isArray(message) ? message.join(' ') : JSON.stringify(message);
+      suiteLines.push(text);
+      firstLine?.();
+      (type === 'error' ? process.stderr : process.stdout).write(`${text}\n`);
+    });
+    await page.exposeFunction('codeAutomationExit', (code: number, logs?: Array<{ relativePath: string; contents: string }>) => {
+      if (Array.isArray(logs) && logs.length > 0) {
+        const dir = path.join(logsDir, 'last-run-editor-logs');
+        fs.rmSync(dir, { recursive: true, force: true });
+        for (const entry of logs) {
+          const file = path.join(dir, entry.relativePath.replace(/\.\.+/g, '_'));
+          fs.mkdirSync(path.dirname(file), { recursive: true });
+          fs.writeFileSync(file, entry.contents);
+        }
+      }
+      exitCode?.(code);
+    });
+    page.on('pageerror', (error) => options.verbose && say(`[page error] ${error.message}`));
+    page.on('console', (message) => options.verbose && say(`[browser ${message.type()}] ${message.text()}`));
+    page.on('crash', () => say('the workbench page crashed'));
+
+    const payload: Array<[string, string]> = [
+      ['extensionDevelopmentPath', server.remoteUri(repoRoot)],
+      ['extensionTestsPath', server.remoteUri(suiteEntry)],
+      ['skipWelcome', 'true'],
+    ];
+    const suiteStarted = Date.now();
+    say(`opening the workbench (VS Code ${install.vscodeVersion})${options.grep ? `, tests matching /${options.grep}/` : ''}`);
+    await page.goto(server.workbenchUrl(payload), { timeout: 60_000 });
+
+    const timeout = (ms: number, what: string) => new Promise<string>((resolve) => setTimeout(() => resolve(what), ms).unref());
+    const startResult = await Promise.race([started.then(() => 'started'), exited.then(() => 'exited'), timeout(options.startTimeoutMs, 'timeout')]);
+    if (interrupted) return 130;
+    if (startResult === 'timeout') {
+      return await failWith(`the editor did not start the test suite within ${options.startTimeoutMs / 1000} s (no output from the extension host)`);
+    }
+    const result = await Promise.race([exited, timeout(options.suiteTimeoutMs, 'timeout')]);
+    if (interrupted) return 130;
+    if (result === 'timeout') return await failWith(`the suite did not finish within ${options.suiteTimeoutMs / 1000} s`);
+
+    const summary: SuiteSummary | undefined = parseSummary(suiteLines);
+    say(`suite finished in ${seconds(suiteStarted)} (whole run ${seconds(runStarted)}) with exit code ${result}`);
+    say(`VS Code ${install.vscodeVersion} (code-server ${install.version}), Chromium ${browser.version}`);
+    if (!summary) return await failWith('the suite printed no "TESTS:" summary line: it did not run (see the output above)');
+    if (summary.failed > 0) return await failWith(`${summary.failed} test(s) failed, ${summary.passed} passed`);
+    if (summary.passed === 0) return await failWith(`no test ran${options.grep ? ` (does --grep /${options.grep}/ match any test?)` : ''}`);
+    if (result !== 0) return await failWith(`the suite's run() failed (exit code ${result}) although no test failed`);
+    say(`PASSED: ${summary.passed} passed, ${summary.pending} pending`);
+    return 0;
+  } catch (error) {
+    return await failWith((error as Error).message);
+  } finally {
+    await cleanup.run();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: Error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,23 @@
+// The suite's machine-readable last line, printed by test/vscode/suite/index.ts.
+export interface SuiteSummary {
+  passed: number;
+  failed: number;
+  pending: number;
+}
+
+export const summaryPattern = /(?:^|\s)TESTS: (\d+) passed, (\d+) failed, (\d+) pending$/;
+
+export function formatSummary(summary: SuiteSummary): string {
+  return `TESTS: ${summary.passed} passed, ${summary.failed} failed, ${summary.pending} pending`;
+}
+
+/** The last summary line among the suite's output, or undefined when there is none. */
+export function parseSummary(lines: string[]): SuiteSummary | undefined {
+  for (const text of [...lines].reverse()) {
+    for (const line of text.split('\n').reverse()) {
+      const match = summaryPattern.exec(line.trim());
+      if (match) return { passed: Number(match[1]), failed: Number(match[2]), pending: Number(match[3]) };
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,59 @@
+// The in-editor suite's entry: run() is called in the extension host by both runners
+// (code-server: npm run test:vscode; @vscode/test-electron: npm run test:electron).
+// It loads every *.test.js that esbuild wrote beside it (one per test/vscode/suite/*.test.ts).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as util from 'node:util';
+import Mocha from 'mocha';
+import * as vscode from 'vscode';
+import { formatSummary } from '../runner/summary';
+
+/** Set by the runner from --grep: only tests whose full title matches run. */
+const grepVariable = 'TENANT_API_TEST_GREP';
+
+// The extension host forwards console.log's arguments without applying printf-style formats.
+Mocha.reporters.Base.consoleLog = (...args: unknown[]) => console.log(util.format(...args));
+
+export function run(): Promise<void> {
+  console.log(`VS Code ${vscode.version} (${vscode.env.appName}, ui kind ${vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop'}, remote ${vscode.env.remoteName ?? 'none'})`);
+  const mocha = new Mocha({
+    ui: 'bdd',
+    color: false,
+    // The spec reporter prints with console.log, which reaches the runner through codeAutomationLog.
+    reporter: 'spec',
+    timeout: 60_000,
+    slow: 5_000,
+    forbidOnly: true,
+  });
+  const grep = process.env[grepVariable];
+  if (grep) {
+    try {
+      mocha.grep(new RegExp(grep));
+    } catch (error) {
+      return Promise.reject(new Error(`--grep ${grep} is not a valid regular expression: ${(error as Error).message}`));
+    }
+    console.log(`only tests matching /${grep}/`);
+  }
+  const files = fs
+    .readdirSync(__dirname)
+    .filter((name) => name.endsWith('.test.js'))
+    .sort();
+  for (const name of files) mocha.addFile(path.join(__dirname, name));
+
+  return new Promise((resolve, reject) => {
+    try {
+      const runner = mocha.run(() => {
+        const stats = runner.stats ?? { passes: 0, failures: 0, pending: 0 };
+        // The runner reads this line: it fails the run when a test failed or when no test ran.
+        console.log(formatSummary({ passed: stats.passes, failed: stats.failures, pending: stats.pending }));
+        if (stats.failures > 0) reject(new Error(`${stats.failures} test(s) failed`));
+        else resolve();
+      });
+    } catch (error) {
+      // A test file that throws while loading (or a .only with forbidOnly) lands here.
+      console.error(error);
+      console.log(formatSummary({ passed: 0, failed: 1, pending: 0 }));
+      reject(error);
+    }
+  });
+}
