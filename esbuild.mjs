@@ -35,7 +35,10 @@ if (tests) {
     .readdirSync(suiteDir)
     .filter((name) => name === 'index.ts' || name.endsWith('.test.ts'))
     .map((name) => `${suiteDir}/${name}`);
-  fs.rmSync('dist/test/suite', { recursive: true, force: true });
+  // Drop bundles whose source is gone, without emptying the folder: another run may be loading from it.
+  for (const name of fs.existsSync('dist/test/suite') ? fs.readdirSync('dist/test/suite') : []) {
+    if (name.endsWith('.js') && !fs.existsSync(`${suiteDir}/${name.replace(/\.js$/, '.ts')}`)) fs.rmSync(`dist/test/suite/${name}`);
+  }
   builds.push({
     ...common,
     entryPoints,

@@ -47,6 +47,7 @@ export function run(): Promise<void> {
         // The runner reads this line: it fails the run when a test failed or when no test ran.
         console.log(formatSummary({ passed: stats.passes, failed: stats.failures, pending: stats.pending }));
         if (stats.failures > 0) reject(new Error(`${stats.failures} test(s) failed`));
+        else if (stats.passes === 0) reject(new Error(grep ? `no test matches /${grep}/` : 'no test ran'));
         else resolve();
       });
     } catch (error) {
