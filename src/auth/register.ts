@@ -26,6 +26,8 @@ export interface Authentication extends AuthenticationApi {
   readonly store: SessionStore;
   readonly pending: PendingAttempts;
   readonly controller: SignInController;
+  /** The provider registered as `tenant-api` (what vscode.authentication.getSession reaches). */
+  readonly provider: TenantApiAuthenticationProvider;
   readonly logger: Logger;
   /** The raw SecretStorage (for tests: a write here looks like another window's). */
   readonly secrets: SecretStore;
@@ -111,6 +113,7 @@ export function registerAuthentication(context: vscode.ExtensionContext, depende
     store,
     pending,
     controller,
+    provider,
     logger,
     secrets: context.secrets,
     handleUri,
