@@ -386,8 +386,16 @@ export class ApiClient implements TenantApi {
       firstSendAt ??= this.clock.monotonic();
       let exchange;
       try {
-        exchange = await this.transport.exchange(url, { method, headers, body, timeoutMs, signal: request.signal });
+        exchange = await this.transport.exchange(url, {
+          method,
+          headers,
+          body,
+          timeoutMs,
+          signal: request.signal,
+          onHeaders: () => slot.markAnswered(),
+        });
       } catch (error) {
+        slot.markAnswered();
         const failure = error as TransportError;
         if (failure.reason === 'cancelled') throw apiErrors.cancelled(details());
         lastError =

@@ -25,6 +25,8 @@ export interface ExchangeOptions {
   body?: string;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** Called when the response headers have arrived, before the body is read. */
+  onHeaders?: () => void;
 }
 
 let kyModule: Promise<KyInstance> | undefined;
@@ -72,6 +74,7 @@ export class HttpTransport {
         body: options.body,
         signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals),
       });
+      options.onHeaders?.();
       const body = new Uint8Array(await response.arrayBuffer());
       return { response, body };
     } catch (error) {

@@ -7,11 +7,13 @@ import type { RateLimit } from './limits';
 import type { QueueState, QueueView } from './types';
 
 /**
- * A granted send slot. Call `markSent()` right before the request leaves (its real send time goes
- * into the log), or `release()` when the request is not sent after all (the slot is given back).
+ * A granted slot. Call `markSent()` right before the request leaves and `markAnswered()` as soon as
+ * the response headers arrive (or the exchange fails): that moment goes into the log. Call
+ * `release()` instead when the request is not sent after all (the slot is given back unused).
  */
 export interface Slot {
   markSent(): void;
+  markAnswered(): void;
   release(): void;
 }
 
@@ -41,11 +43,14 @@ interface Waiter {
 }
 
 /**
- * One scheduler per application for all its limits: a sliding log of real send times on the monotonic
- * clock. A call may be sent at `now` when, for every limit, fewer than `max` sends happened in
- * (now - windowMs - margin, now]. A slot granted but not yet marked sent counts in every window,
- * because its send time is not known yet. This satisfies the server's fixed windows, which start at
- * any request: no interval of length windowMs + margin ever holds more than `max` sends.
+ * One scheduler per application for all its limits: a sliding log on the monotonic clock. Each entry
+ * is the latest moment the server can have counted a call: when its answer arrived. (The server
+ * counts a call when it arrives, somewhere between our send and its answer. Logging the send time
+ * instead is only safe while the network's delay varies less than the margin; on a loaded machine
+ * or a real network it varies by far more, see test/bench.) A call may go at `now` when, for every
+ * limit, fewer than `max` entries lie in (now - windowMs - margin, now], counting each call still in
+ * flight as inside every window. No interval of length windowMs then holds more than `max` arrivals,
+ * whatever the delays, so the server's fixed windows (starting at any request) are never exceeded.
  */
 export class RequestScheduler implements QueueView {
   private readonly log: number[] = [];
@@ -72,8 +77,8 @@ export class RequestScheduler implements QueueView {
     return { length: this.queue.length, pausedUntil: this.pausedUntil };
   }
 
-  /** Send times in the log (monotonic ms), oldest first; for tests and diagnostics. */
-  sendTimes(): readonly number[] {
+  /** Entries of the log (monotonic ms), oldest first; for tests and diagnostics. */
+  logTimes(): readonly number[] {
     return this.log;
   }
 
@@ -118,7 +123,7 @@ export class RequestScheduler implements QueueView {
     this.changes.dispose();
   }
 
-  /** How long until a slot is free by the log alone: 0 = now, Infinity = when a pending slot is marked. */
+  /** How long until a slot is free: 0 = now, Infinity = when a call in flight is answered. */
   private waitForSlot(now: number): number {
     const margin = Math.max(0, this.options.safetyMarginMs());
     this.prune(now, margin);
@@ -159,7 +164,7 @@ export class RequestScheduler implements QueueView {
         break;
       }
       const wait = this.waitForSlot(now);
-      if (wait === Infinity) break; // markSent/release will pump again
+      if (wait === Infinity) break; // markAnswered/release will pump again
       if (wait > 0) {
         this.schedule(now + wait);
         break;
@@ -176,21 +181,21 @@ export class RequestScheduler implements QueueView {
   }
 
   private slot(): Slot {
-    let settled = false;
+    let state: 'granted' | 'sent' | 'done' = 'granted';
+    const finish = (logged: boolean) => {
+      if (state === 'done') return;
+      state = 'done';
+      this.pending--;
+      if (logged) this.log.push(this.options.clock.monotonic());
+      this.pump();
+    };
     return {
       markSent: () => {
-        if (settled) return;
-        settled = true;
-        this.pending--;
-        this.log.push(this.options.clock.monotonic());
-        this.pump();
+        if (state === 'granted') state = 'sent';
       },
-      release: () => {
-        if (settled) return;
-        settled = true;
-        this.pending--;
-        this.pump();
-      },
+      markAnswered: () => finish(true),
+      // Once sent, the call may have been counted: it is logged even when released.
+      release: () => finish(state === 'sent'),
     };
   }
 

@@ -57,8 +57,7 @@ export async function clientFor(
       routes: [],
       endpoints: [],
       requestTimeoutSeconds: 5,
-      // Client and sandbox share one process here, so arrival jitter is larger than the scaled windows suggest.
-      safetyMarginMs: 25,
+      safetyMarginMs: 2,
       maxQueueLength: 1000,
       maxRetries: 3,
       ...settings,

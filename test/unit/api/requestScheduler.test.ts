@@ -16,10 +16,11 @@ function makeScheduler(clock: FakeClock, options: { margin?: number; maxQueue?: 
   return { scheduler, setMargin: (value: number) => (margin = value) };
 }
 
-/** Acquires and marks the slot sent as soon as it is granted; resolves with the send time. */
+/** Acquires, sends and gets the answer at once when granted; resolves with that time. */
 function sendWhenGranted(scheduler: RequestScheduler, clock: FakeClock, signal?: AbortSignal): Promise<number> {
   return scheduler.acquire({ signal }).then((slot) => {
     slot.markSent();
+    slot.markAnswered();
     return clock.monotonic();
   });
 }
@@ -147,7 +148,7 @@ describe('RequestScheduler', () => {
     await clock.advance(1000);
     // All five later calls fit in the second window: the cancelled call took no slot.
     assert.deepEqual(times, [1000, 1000, 1000, 1000, 1000]);
-    assert.equal(scheduler.sendTimes().length, 10);
+    assert.equal(scheduler.logTimes().length, 10);
   });
 
   it('refuses at once a call whose signal is already aborted', async () => {
@@ -159,28 +160,46 @@ describe('RequestScheduler', () => {
     assert.equal(scheduler.length, 0);
   });
 
-  it('counts a granted slot in every window until it is marked sent, and frees it on release', async () => {
+  it('counts a call in flight in every window, logs it when answered, and frees an unsent slot on release', async () => {
+    const clock = new FakeClock();
+    const { scheduler } = makeScheduler(clock);
+    const slots: Slot[] = [];
+    for (let i = 0; i < 5; i++) slots.push(await scheduler.acquire());
+    slots.forEach((slot) => slot.markSent());
+    let sixth = false;
+    void scheduler.acquire().then(() => (sixth = true));
+    await clock.advance(5000);
+    assert.equal(sixth, false, 'five calls in flight hold every window');
+    slots[0].markAnswered(); // answered at 5000: the server counted it at 5000 at the latest
+    await clock.advance(999);
+    assert.equal(sixth, false, 'the answered call stays in the window for a second from its answer');
+    await clock.advance(1);
+    assert.equal(sixth, true);
+    let seventh = false;
+    void scheduler.acquire().then(() => (seventh = true));
+    await clock.advance(2000);
+    assert.equal(seventh, false, 'four still in flight and the sixth fill every window');
+    slots[1].release(); // it was sent, so it may have been counted: logged at 8000 all the same
+    await flush();
+    assert.deepEqual(scheduler.logTimes(), [5000, 8000]);
+    assert.equal(seventh, false);
+    await clock.advance(1000);
+    assert.equal(seventh, true);
+  });
+
+  it('gives back a slot released before sending, without logging it', async () => {
     const clock = new FakeClock();
     const { scheduler } = makeScheduler(clock);
     const slots: Slot[] = [];
     for (let i = 0; i < 5; i++) slots.push(await scheduler.acquire());
     let sixth = false;
     void scheduler.acquire().then(() => (sixth = true));
-    await clock.advance(5000);
-    assert.equal(sixth, false, 'five unsent slots still hold the window');
+    await flush();
+    assert.equal(sixth, false);
     slots[0].release();
     await flush();
-    assert.equal(sixth, true, 'a released slot is given back at once');
-
-    let seventh = false;
-    void scheduler.acquire().then(() => (seventh = true));
-    slots[1].markSent(); // sent at 5000, with four slots still unsent: the seventh waits until 6000
-    await flush();
-    assert.equal(seventh, false);
-    await clock.advance(999);
-    assert.equal(seventh, false);
-    await clock.advance(1);
-    assert.equal(seventh, true);
+    assert.equal(sixth, true);
+    assert.deepEqual(scheduler.logTimes(), []);
   });
 
   it('pauses the whole queue after a 429 and resumes after the pause', async () => {
@@ -234,8 +253,8 @@ describe('RequestScheduler', () => {
     const { scheduler } = makeScheduler(clock);
     for (let i = 0; i < 5; i++) await sendWhenGranted(scheduler, clock);
     const order: string[] = [];
-    void scheduler.acquire().then((s) => (s.markSent(), order.push('new')));
-    void scheduler.acquire({ front: true }).then((s) => (s.markSent(), order.push('retry')));
+    void scheduler.acquire().then((s) => (s.markAnswered(), order.push('new')));
+    void scheduler.acquire({ front: true }).then((s) => (s.markAnswered(), order.push('retry')));
     await clock.advance(1000);
     assert.deepEqual(order, ['retry', 'new']);
   });
@@ -251,7 +270,7 @@ describe('RequestScheduler', () => {
     positions.forEach((list, i) =>
       scheduler
         .acquire({ signal: controllers[i].signal, onPosition: (p) => list.push(p) })
-        .then((s) => s.markSent(), () => undefined),
+        .then((s) => s.markAnswered(), () => undefined),
     );
     assert.deepEqual(positions, [[1], [2], [3]]);
     controllers[0].abort();

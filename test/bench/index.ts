@@ -1,0 +1,303 @@
+// npm run bench [-- --calls 300 --scale 0.2 --overhead-calls 2000]
+//
+// Throttling: a burst of calls against the sandbox (own process, time-scaled, latency jitter 2 % of
+// the window) with our client, p-throttle, bottleneck and no throttling, side by side. Then our
+// client's own overhead per call against a bare fetch on a loopback server.
+// Writes test/bench/results/throttle.json (rows { name, calls, count429, wallMs, minimumMs, ratio })
+// and test/bench/results/overhead.json.
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import Bottleneck from 'bottleneck';
+import { ApiClient } from '../../src/api/apiClient';
+import { LicenceKeyStore } from '../../src/api/licenceKeyStore';
+import { InMemorySecretStore } from '../helpers/inMemorySecretStore';
+
+function option(name: string, fallback: number): number {
+  const index = process.argv.indexOf(`--${name}`);
+  const value = index >= 0 ? Number(process.argv[index + 1]) : fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`);
+  return value;
+}
+
+const CALLS = Math.floor(option('calls', 300));
+const SCALE = option('scale', 0.2);
+const OVERHEAD_CALLS = Math.floor(option('overhead-calls', 2000));
+const WINDOW_MS = 1000 * SCALE;
+const JITTER_MS = 0.02 * WINDOW_MS;
+/** The default tenantApi.rateLimit.safetyMarginMs (25 ms), scaled like the sandbox. */
+const MARGIN_MS = 25 * SCALE;
+const PATH = '/api/configurazioni';
+const RESULTS = join(__dirname, 'results');
+
+interface Row {
+  name: string;
+  calls: number;
+  count429: number;
+  wallMs: number;
+  minimumMs: number;
+  ratio: number;
+}
+
+interface Measured extends Row {
+  ok: number;
+  failed: number;
+}
+
+// ---- the sandbox in a child process -------------------------------------------------------------
+
+interface SandboxInfo {
+  baseUrl: string;
+  licenceKeys: Array<{ key: string; module: string; organizationId: string }>;
+}
+
+class SandboxProcess {
+  private nextId = 1;
+  private readonly waiting = new Map<number, (value: unknown) => void>();
+
+  private constructor(private readonly child: ChildProcess, readonly info: SandboxInfo) {
+    child.on('message', (message: { id?: number; result?: unknown }) => {
+      if (message.id !== undefined) {
+        this.waiting.get(message.id)?.(message.result);
+        this.waiting.delete(message.id);
+      }
+    });
+  }
+
+  static start(options: Record<string, unknown>): Promise<SandboxProcess> {
+    const child = fork(join(__dirname, 'sandboxProcess.ts'), [JSON.stringify(options)], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the sandbox did not start within 30 s')), 30_000);
+      child.once('exit', (code) => reject(new Error(`the sandbox process exited (${code})`)));
+      child.once('message', (message: { ready?: SandboxInfo }) => {
+        clearTimeout(timer);
+        if (message.ready) resolve(new SandboxProcess(child, message.ready));
+      });
+    });
+  }
+
+  call<T>(cmd: 'reset' | 'token' | 'stats' | 'close'): Promise<T> {
+    const id = this.nextId++;
+    return new Promise<T>((resolve) => {
+      this.waiting.set(id, resolve as (value: unknown) => void);
+      this.child.send({ id, cmd });
+    });
+  }
+
+  async close(): Promise<void> {
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    await Promise.race([this.call('close'), exited]);
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2000))]);
+    if (this.child.exitCode === null) this.child.kill();
+  }
+}
+
+// ---- throttling strategies ----------------------------------------------------------------------
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function minimumMs(calls: number): number {
+  return (Math.ceil(calls / 5) - 1) * WINDOW_MS;
+}
+
+async function measure(
+  name: string,
+  sandbox: SandboxProcess,
+  burst: () => Promise<Array<number | 'error'>>,
+): Promise<Measured> {
+  await sandbox.call('reset');
+  const started = performance.now();
+  const outcomes = await burst();
+  const wallMs = performance.now() - started;
+  // Let the server's windows of this run end before the next one starts.
+  await sleep(WINDOW_MS * 2);
+  const stats = await sandbox.call<{ requests: number; statuses: Record<string, number> }>('stats');
+  const minimum = minimumMs(CALLS);
+  return {
+    name,
+    calls: CALLS,
+    count429: stats.statuses['429'] ?? 0,
+    wallMs: Math.round(wallMs),
+    minimumMs: Math.round(minimum),
+    ratio: Number((minimum / wallMs).toFixed(4)),
+    ok: outcomes.filter((o) => o === 200).length,
+    failed: outcomes.filter((o) => o !== 200).length,
+  };
+}
+
+async function main(): Promise<void> {
+  console.log(`Throttling benchmark: ${CALLS} calls, time scale ${SCALE} (a second lasts ${WINDOW_MS} ms), jitter ${JITTER_MS} ms, our margin ${MARGIN_MS} ms`);
+  const sandbox = await SandboxProcess.start({ timeScale: SCALE, jitterMs: JITTER_MS, weeklyLimit: 1_000_000_000, accessTokenTtlSeconds: 3600 });
+  const rows: Measured[] = [];
+  try {
+    const token = await sandbox.call<string>('token');
+    const coreKey = sandbox.info.licenceKeys.find((k) => k.module === 'core' && k.organizationId === 'org-rossi')!.key;
+    const url = `${sandbox.info.baseUrl}${PATH}`;
+    const headers = { Accept: 'application/json', 'Content-Type': 'application/json', Authorization: `Bearer ${token}`, 'Authorization-Key': coreKey };
+    const bare = async (): Promise<number | 'error'> => {
+      try {
+        const response = await fetch(url, { headers });
+        await response.arrayBuffer();
+        return response.status;
+      } catch {
+        return 'error';
+      }
+    };
+
+    const keys = new LicenceKeyStore(new InMemorySecretStore());
+    await keys.set('core', { key: coreKey, label: 'bench', organization: 'Rossi' });
+    const client = new ApiClient({
+      settings: () => ({
+        baseUrl: sandbox.info.baseUrl,
+        allowedHosts: [],
+        routes: [],
+        endpoints: [],
+        requestTimeoutSeconds: 30,
+        safetyMarginMs: MARGIN_MS,
+        maxQueueLength: CALLS + 10,
+        maxRetries: 3,
+      }),
+      tokens: { getAccessToken: async () => token },
+      licenceKeys: keys,
+      timeScale: SCALE,
+    });
+    await client.warmUp();
+    await bare(); // warm the connection pool and the sandbox's code paths
+
+    rows.push(
+      await measure('ours (ApiClient)', sandbox, () =>
+        Promise.all(
+          Array.from({ length: CALLS }, () =>
+            client.send({ method: 'GET', path: PATH }).then(
+              (r) => r.status,
+              () => 'error' as const,
+            ),
+          ),
+        ),
+      ),
+    );
+    client.dispose();
+
+    const { default: pThrottle } = await import('p-throttle');
+    const throttled = pThrottle({ limit: 5, interval: WINDOW_MS })(bare);
+    rows.push(await measure('p-throttle (5 per second)', sandbox, () => Promise.all(Array.from({ length: CALLS }, () => throttled()))));
+
+    const limiter = new Bottleneck({ reservoir: 5, reservoirRefreshAmount: 5, reservoirRefreshInterval: WINDOW_MS });
+    rows.push(await measure('bottleneck (reservoir 5/s)', sandbox, () => Promise.all(Array.from({ length: CALLS }, () => limiter.schedule(bare)))));
+    await limiter.stop({ dropWaitingJobs: true });
+
+    rows.push(await measure('no throttling', sandbox, () => Promise.all(Array.from({ length: CALLS }, () => bare()))));
+  } finally {
+    await sandbox.close();
+  }
+
+  console.table(
+    rows.map((r) => ({
+      name: r.name,
+      calls: r.calls,
+      '200': r.ok,
+      '429': r.count429,
+      'wall ms': r.wallMs,
+      'minimum ms': r.minimumMs,
+      ratio: r.ratio,
+      'throughput / allowed': Number((r.ok / (r.wallMs / WINDOW_MS) / 5).toFixed(3)),
+    })),
+  );
+  mkdirSync(RESULTS, { recursive: true });
+  const json: Row[] = rows.map(({ name, calls, count429, wallMs, minimumMs, ratio }) => ({ name, calls, count429, wallMs, minimumMs, ratio }));
+  writeFileSync(join(RESULTS, 'throttle.json'), `${JSON.stringify(json, null, 2)}\n`);
+
+  const overhead = await measureOverhead();
+  console.log(
+    `Overhead of ApiClient.send over a bare fetch on loopback: ${overhead.overheadMsPerCall.toFixed(3)} ms/call ` +
+      `(fetch ${overhead.fetchMsPerCall.toFixed(3)} ms, client ${overhead.clientMsPerCall.toFixed(3)} ms, ${OVERHEAD_CALLS} sequential calls x ${overhead.rounds} rounds, median)`,
+  );
+  writeFileSync(join(RESULTS, 'overhead.json'), `${JSON.stringify(overhead, null, 2)}\n`);
+
+  const ours = rows[0];
+  const pass = ours.count429 === 0 && ours.failed === 0 && ours.ratio >= 0.97 && overhead.overheadMsPerCall < 1;
+  console.log(
+    `Targets for ours: 0 x 429 (${ours.count429}), ratio >= 0.97 (${ours.ratio}), overhead < 1 ms/call (${overhead.overheadMsPerCall.toFixed(3)}): ${pass ? 'met' : 'NOT met'}`,
+  );
+  console.log(`Results written to ${RESULTS}`);
+}
+
+// ---- overhead -----------------------------------------------------------------------------------
+
+async function measureOverhead() {
+  const body = JSON.stringify({ valore: 'x'.repeat(200) });
+  const server: Server = createServer((req, res) => {
+    res.setHeader('Content-Type', 'application/json');
+    res.setHeader('Service-Limit-Info', 'api-usage=1/1000000');
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const keys = new LicenceKeyStore(new InMemorySecretStore());
+  await keys.set('core', { key: 'BENCHKEY1', label: 'bench', organization: 'Bench' });
+  const client = new ApiClient({
+    settings: () => ({
+      baseUrl,
+      allowedHosts: [],
+      routes: [],
+      endpoints: [],
+      requestTimeoutSeconds: 30,
+      safetyMarginMs: 0,
+      maxQueueLength: 10,
+      maxRetries: 0,
+    }),
+    tokens: { getAccessToken: async () => 'bench-token' },
+    licenceKeys: keys,
+    // No throttling here: this measures the client's own work per call.
+    limits: [{ unit: 'second', windowMs: 1000, max: Number.MAX_SAFE_INTEGER }],
+  });
+  const headers = { Accept: 'application/json', 'Content-Type': 'application/json', Authorization: 'Bearer bench-token', 'Authorization-Key': 'BENCHKEY1' };
+  const bareCall = async () => {
+    const response = await fetch(`${baseUrl}${PATH}`, { headers });
+    await response.text();
+  };
+  const clientCall = async () => {
+    await client.send({ method: 'GET', path: PATH });
+  };
+  const time = async (call: () => Promise<void>, count: number) => {
+    const started = performance.now();
+    for (let i = 0; i < count; i++) await call();
+    return (performance.now() - started) / count;
+  };
+  await time(bareCall, 300);
+  await time(clientCall, 300);
+  const rounds = 5;
+  const fetchTimes: number[] = [];
+  const clientTimes: number[] = [];
+  const differences: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const f = await time(bareCall, OVERHEAD_CALLS);
+    const c = await time(clientCall, OVERHEAD_CALLS);
+    fetchTimes.push(f);
+    clientTimes.push(c);
+    differences.push(c - f);
+  }
+  client.dispose();
+  await new Promise((resolve) => server.close(resolve));
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  return {
+    calls: OVERHEAD_CALLS,
+    rounds,
+    fetchMsPerCall: median(fetchTimes),
+    clientMsPerCall: median(clientTimes),
+    overheadMsPerCall: median(differences),
+  };
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
