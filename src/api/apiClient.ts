@@ -98,7 +98,7 @@ interface ServerError {
 
 /**
  * The one client every call to the platform goes through: headers, host checks, throttling,
- * retries, quota. See src/api/README.md.
+ * retries, quota.
  */
 export class ApiClient implements TenantApi {
   readonly scheduler: RequestScheduler;

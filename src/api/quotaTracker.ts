@@ -35,6 +35,11 @@ export class QuotaTracker implements QuotaView {
     return undefined;
   }
 
+  /** Organizations whose calls are refused locally now (stopped, or usage at the limit). */
+  refusedOrganizations(): string[] {
+    return [...new Set([...this.stopped, ...this.latest.keys()])].filter((organization) => this.refusal(organization));
+  }
+
   record(reading: QuotaReading): void {
     const { organization } = reading;
     if (reading.used < reading.limit) this.stopped.delete(organization);

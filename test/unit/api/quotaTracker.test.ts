@@ -24,6 +24,8 @@ describe('QuotaTracker', () => {
     assert.equal(tracker.refusal('a')?.reason, 'reached');
     assert.equal(tracker.refusal('b'), undefined);
     assert.equal(tracker.refusal('unknown'), undefined);
+    tracker.stop('c');
+    assert.deepEqual(tracker.refusedOrganizations().sort(), ['a', 'c']);
   });
 
   it('stops an organization after a weekly 429 until a reading below the limit', () => {

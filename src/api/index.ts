@@ -1,0 +1,59 @@
+import type { Logger } from '../common/logger';
+import type { SecretStore } from '../common/secretStore';
+import { ApiClient, DEFAULT_API_SETTINGS, type ApiSettings } from './apiClient';
+import { LicenceKeyStore } from './licenceKeyStore';
+import type { AccessTokenSource } from './types';
+
+export { ApiClient, DEFAULT_API_SETTINGS, TENANT_LIST_PATH, type ApiSettings } from './apiClient';
+export { ApiError, apiErrors, isApiError } from './errors';
+export { LicenceKeyStore } from './licenceKeyStore';
+export { QuotaTracker } from './quotaTracker';
+export type * from './types';
+
+/** Reads one setting of the `tenantApi` section (vscode.WorkspaceConfiguration.get has this shape). */
+export type SettingReader = <T>(key: string, fallback: T) => T;
+
+function number(value: unknown, fallback: number, min: number, max: number): number {
+  const n = typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+  return Math.min(max, Math.max(min, n));
+}
+
+/** The client's settings from the `tenantApi` section, with out-of-range values brought back in range. */
+export function readApiSettings(get: SettingReader): ApiSettings {
+  const d = DEFAULT_API_SETTINGS;
+  const allowedHosts = get<unknown>('allowedHosts', d.allowedHosts);
+  return {
+    baseUrl: String(get<unknown>('baseUrl', d.baseUrl) ?? '').trim(),
+    allowedHosts: Array.isArray(allowedHosts) ? allowedHosts.filter((h): h is string => typeof h === 'string') : [],
+    routes: get<unknown>('routes', d.routes),
+    endpoints: get<unknown>('endpoints', d.endpoints),
+    requestTimeoutSeconds: number(get<unknown>('requestTimeoutSeconds', d.requestTimeoutSeconds), d.requestTimeoutSeconds, 1, 3600),
+    safetyMarginMs: number(get<unknown>('rateLimit.safetyMarginMs', d.safetyMarginMs), d.safetyMarginMs, 0, 1000),
+    maxQueueLength: Math.floor(number(get<unknown>('rateLimit.maxQueueLength', d.maxQueueLength), d.maxQueueLength, 1, 100_000)),
+    maxRetries: Math.floor(number(get<unknown>('maxRetries', d.maxRetries), d.maxRetries, 0, 10)),
+  };
+}
+
+export interface TenantApiDeps {
+  /** context.secrets */
+  secrets: SecretStore;
+  /** src/auth's AuthenticationApi */
+  tokens: AccessTokenSource;
+  /** Called at every call; cheap (e.g. a snapshot refreshed on onDidChangeConfiguration). */
+  settings: () => ApiSettings;
+  logger?: Logger;
+}
+
+/** Builds the client and its licence key store: the one place the lead needs for src/api. */
+export function createTenantApi(deps: TenantApiDeps): { client: ApiClient; licenceKeys: LicenceKeyStore; dispose(): void } {
+  const licenceKeys = new LicenceKeyStore(deps.secrets);
+  const client = new ApiClient({ settings: deps.settings, tokens: deps.tokens, licenceKeys, logger: deps.logger });
+  return {
+    client,
+    licenceKeys,
+    dispose() {
+      client.dispose();
+      licenceKeys.dispose();
+    },
+  };
+}
