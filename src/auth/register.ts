@@ -123,6 +123,9 @@ export function registerAuthentication(context: vscode.ExtensionContext, depende
     activeAccount: () => sessions.activeAccount(),
     setActiveAccount: (accountId) => sessions.setActiveAccount(accountId),
     signIn,
-    signOut: (accountId) => (accountId ? sessions.removeSession(accountId) : Promise.resolve()),
+    signOut: async (accountId) => {
+      const id = accountId ?? sessions.activeAccount()?.id;
+      if (id) await sessions.removeSession(id);
+    },
   };
 }

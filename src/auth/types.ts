@@ -45,5 +45,6 @@ export interface SignInOptions {
 /** What src/auth gives the rest of the extension (returned by registerAuthentication). */
 export interface AuthenticationApi extends AccessTokenSource, SessionState {
   signIn(options?: SignInOptions): Promise<AccountInfo | undefined>;
+  /** Signs out `accountId` (default: the active account): secrets deleted, refresh token revoked. */
   signOut(accountId?: string): Promise<void>;
 }

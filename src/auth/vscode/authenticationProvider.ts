@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { TokenRefreshError } from '../errors';
 import type { SessionManager } from '../sessionManager';
 import type { StoredSession } from '../sessionStore';
 import type { SignInOptions } from '../types';
@@ -47,11 +48,12 @@ export class TenantApiAuthenticationProvider implements vscode.AuthenticationPro
     for (const session of all) {
       if (options.account && options.account.id !== session.account.id) continue;
       if (!covers(session, scopes)) continue;
-      // Hand out a token that is valid now; when it cannot be refreshed the session is left out.
+      // Hand out a token that is valid now. A session that ended (invalid_grant) is left out; one that
+      // could not be refreshed for now (network) is kept, since the user is still signed in.
       try {
         result.push(toAuthenticationSession(await this.sessions.getFreshSession({ accountId: session.account.id })));
-      } catch {
-        // Ended (invalid_grant) or unreachable: callers ask again or sign in.
+      } catch (error) {
+        if (error instanceof TokenRefreshError) result.push(toAuthenticationSession(session));
       }
     }
     return result;

@@ -186,6 +186,29 @@ describe('sign-in inside VS Code', function () {
     }
   });
 
+  it('loopback flow: the browser comes back to 127.0.0.1 on a random port of the extension host', async () => {
+    await config().update('signInFlow', 'loopback', vscode.ConfigurationTarget.Global);
+    try {
+      await driver.robot.setCredentials({ username: laura.username, password: laura.password });
+      const since = await driver.robot.lastSeq();
+      const account = await auth.signIn({ forceLogin: true, loginHint: laura.username });
+      assert.equal(account?.id, laura.sub, `robot events: ${JSON.stringify(await driver.robot.events(since))}`);
+      assert.deepEqual((await auth.getAccounts()).map((entry) => entry.id).sort(), [mario.sub, laura.sub].sort());
+      // The browser landed on the extension host's one-shot server.
+      let landed: string | undefined;
+      await until(async () => {
+        landed = (await driver.robot.events(since)).map((event) => event.url).find((url) => /\/auth-callback\?/.test(url));
+        return landed !== undefined;
+      }, 5000, 'the robot to report the callback page').catch(() => undefined);
+      assert.match(landed ?? '', /^http:\/\/127\.0\.0\.1:\d+\/auth-callback\?/);
+      await auth.signOut(laura.sub);
+      assert.deepEqual((await auth.getAccounts()).map((entry) => entry.id), [mario.sub]);
+    } finally {
+      if ((await auth.getAccounts()).some((entry) => entry.id === laura.sub)) await auth.signOut(laura.sub);
+      await config().update('signInFlow', 'uriHandler', vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('sign-out removes the session from SecretStorage and from getSession', async () => {
     const removed = new Promise<void>((resolve) => {
       const subscription = vscode.authentication.onDidChangeSessions((event) => {
