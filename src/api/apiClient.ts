@@ -49,7 +49,7 @@ export const DEFAULT_API_SETTINGS: ApiSettings = {
   routes: [],
   endpoints: [],
   requestTimeoutSeconds: 30,
-  safetyMarginMs: 25,
+  safetyMarginMs: 5,
   maxQueueLength: 1000,
   maxRetries: 3,
 };
@@ -94,6 +94,7 @@ interface ServerError {
   message?: string;
   module?: string;
   limit?: string;
+  retryAfterMs?: number;
 }
 
 /**
@@ -462,7 +463,7 @@ export class ApiClient implements TenantApi {
           if (organization) this.quota.stop(organization);
           throw apiErrors.weeklyQuota(organization ?? l10n.t('(unknown)'), errorDetails);
         }
-        const pauseMs = UNIT_MS[unit] * this.timeScale + Math.max(0, settings.safetyMarginMs);
+        const pauseMs = pauseAfter429(unit, server, response.headers['retry-after'], this.timeScale) + Math.max(0, settings.safetyMarginMs);
         this.scheduler.pause(pauseMs);
         lastError = idempotent ? apiErrors.rateLimit(unit, errorDetails) : apiErrors.notRetriedAfterRateLimit(unit, errorDetails);
         if (idempotent && retries < maxRetries) {
@@ -588,7 +589,26 @@ function serverError(response: ApiResponse): ServerError {
   const json = response.json as ServerError | undefined;
   if (!json || typeof json !== 'object' || Array.isArray(json)) return {};
   const pick = (value: unknown) => (typeof value === 'string' ? value : undefined);
-  return { error: pick(json.error), message: pick(json.message), module: pick(json.module), limit: pick(json.limit) };
+  const retryAfterMs = (json as { retryAfterMs?: unknown }).retryAfterMs;
+  return {
+    error: pick(json.error),
+    message: pick(json.message),
+    module: pick(json.module),
+    limit: pick(json.limit),
+    retryAfterMs: typeof retryAfterMs === 'number' && Number.isFinite(retryAfterMs) && retryAfterMs >= 0 ? retryAfterMs : undefined,
+  };
+}
+
+/**
+ * How long the queue waits after a 429 for `unit`: the whole unit (the block lasts until the unit
+ * has elapsed from the window's first request, which we may not have sent), or less when the server
+ * says when the block ends (body retryAfterMs, or the Retry-After header).
+ */
+export function pauseAfter429(unit: RateLimitUnit, server: ServerError, retryAfterHeader: string | undefined, timeScale = 1): number {
+  const unitMs = UNIT_MS[unit] * timeScale;
+  const headerSeconds = retryAfterHeader !== undefined && /^\s*\d+\s*$/.test(retryAfterHeader) ? Number(retryAfterHeader) * 1000 : undefined;
+  const hint = server.retryAfterMs ?? headerSeconds;
+  return hint === undefined ? unitMs : Math.min(unitMs, hint);
 }
 
 /** The unit the 429 names; when it cannot be told, the weekly limit if the usage shows it, else the minute. */

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import sinon from 'sinon';
-import { ApiClient, type ApiSettings } from '../../../src/api/apiClient';
+import { ApiClient, pauseAfter429, rateLimitUnit, type ApiSettings } from '../../../src/api/apiClient';
 import { ApiError } from '../../../src/api/errors';
 import { LicenceKeyStore } from '../../../src/api/licenceKeyStore';
 import type { TenantRecord } from '../../../src/api/types';
@@ -348,5 +348,19 @@ describe('ApiClient (stub fetch)', () => {
     assert.equal(seen[0].url, 'https://cluster1.example.com/hr/api/v1/dipendenti');
     assert.equal(seen[0].headers['user-tenant'], tenant.id);
     assert.equal(client.endpoints()[0].label, 'Dipendenti');
+  });
+});
+
+describe('pause after a 429', () => {
+  it('waits the whole unit unless the server says when the block ends', () => {
+    assert.equal(pauseAfter429('second', {}, undefined), 1000);
+    assert.equal(pauseAfter429('minute', {}, undefined, 0.1), 6000);
+    assert.equal(pauseAfter429('minute', { retryAfterMs: 1234 }, undefined), 1234);
+    assert.equal(pauseAfter429('minute', {}, '7'), 7000);
+    assert.equal(pauseAfter429('second', {}, '7'), 1000, 'never longer than the unit');
+    assert.equal(pauseAfter429('second', {}, 'Wed, 21 Oct 2026 07:28:00 GMT'), 1000);
+    assert.equal(rateLimitUnit({ limit: 'Second' }, undefined), 'second');
+    assert.equal(rateLimitUnit({}, undefined), 'minute', 'the larger unit when it cannot be told');
+    assert.equal(rateLimitUnit({}, { organization: 'o', used: 10, limit: 10, seenAt: 0 }), 'week');
   });
 });
