@@ -153,6 +153,26 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * A tiny detached watcher that stops the server's process group when this process dies without
+ * cleaning up (SIGKILL, or tsx force-killing us when a relayed Ctrl+C is not acknowledged in 30 ms).
+ * It ends by itself when the server's group is gone.
+ */
+function startReaper(serverPid: number): void {
+  const script = `
+    const [parent, group] = process.argv.slice(1).map(Number);
+    const alive = (pid) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+    const timer = setInterval(() => {
+      if (!alive(-group)) process.exit(0);
+      if (alive(parent)) return;
+      clearInterval(timer);
+      try { process.kill(-group, 'SIGTERM'); } catch {}
+      setTimeout(() => { try { process.kill(-group, 'SIGKILL'); } catch {} process.exit(0); }, 3000);
+    }, 1000);`;
+  const reaper = spawn(process.execPath, ['-e', script, String(process.pid), String(serverPid)], { detached: true, stdio: 'ignore' });
+  reaper.unref();
+}
+
 export interface StartOptions {
   /** User settings, merged over the defaults (workspace trust off). */
   settings?: Record<string, unknown>;
@@ -183,6 +203,8 @@ export interface RunningCodeServer {
   extensionsDir: string;
   /** The server's stdout and stderr. Kept after stop. */
   logFile: string;
+  /** Resolves with the exit code (or signal) when the server process ends, for whatever reason. */
+  exited: Promise<number | string>;
   /** The workbench URL, opening `folder` (or opts.folder) with a payload of [name, value] pairs. */
   workbenchUrl(payload?: Array<[string, string]>, folder?: string): string;
   /** vscode-remote URI of a local path, for payload entries such as extensionDevelopmentPath. */
@@ -240,6 +262,8 @@ export async function startCodeServer(options: StartOptions = {}): Promise<Runni
       detached: true,
     },
   );
+  startReaper(child.pid!);
+  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')));
   let output = '';
   const onData = (chunk: Buffer) => {
     fs.writeSync(log, chunk);
@@ -304,6 +328,7 @@ export async function startCodeServer(options: StartOptions = {}): Promise<Runni
     userDataDir,
     extensionsDir,
     logFile,
+    exited,
     remoteUri,
     workbenchUrl(payload = [], folder = options.folder) {
       const query = new URLSearchParams();

@@ -11,7 +11,7 @@ import { repoRoot, logsDir, runsDir, screenshotsDir, suiteEntry } from './paths'
 import { checkRunPrerequisites } from './prerequisites';
 import { run, tail } from './processes';
 import { SignInRobot } from './robot';
-import { parseSummary, type SuiteSummary } from './summary';
+import { parseSummary, startPattern, type SuiteSummary } from './summary';
 
 interface Options {
   grep?: string;
@@ -65,6 +65,25 @@ function usage(problem?: string): never {
   process.exit(problem ? 2 : 0);
 }
 
+/** Keeps the newest server logs and run folders (runs killed hard leave theirs behind). */
+function pruneOldFiles(): void {
+  const prune = (dir: string, match: RegExp, keep: number, olderThanMs = 0) => {
+    if (!fs.existsSync(dir)) return;
+    const entries = fs
+      .readdirSync(dir)
+      .filter((name) => match.test(name))
+      .map((name) => ({ file: path.join(dir, name), mtime: fs.statSync(path.join(dir, name)).mtimeMs }))
+      .sort((a, b) => b.mtime - a.mtime);
+    for (const entry of entries.slice(keep)) {
+      if (Date.now() - entry.mtime > olderThanMs) fs.rmSync(entry.file, { recursive: true, force: true });
+    }
+  };
+  prune(logsDir, /^code-server-\d{4}-.*\.log$/, 30);
+  prune(logsDir, /^editor-logs-\d+$/, 10);
+  // A run folder in use is younger than a day; older ones belong to runs that were killed.
+  prune(runsDir, /^(run|workspace)-/, 0, 24 * 3600_000);
+}
+
 const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 const say = (line: string) => process.stdout.write(`[runner] ${line}\n`);
 
@@ -98,6 +117,14 @@ async function main(): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
+  const onUncaught = (error: unknown) => {
+    console.error('[runner] unexpected error:', error);
+    void cleanup.run().then(() => process.exit(1));
+  };
+  process.on('uncaughtException', onUncaught);
+  process.on('unhandledRejection', onUncaught);
+  pruneOldFiles();
 
   let server: RunningCodeServer | undefined;
   let workbench: Page | undefined;
@@ -173,15 +200,27 @@ async function main(): Promise<number> {
     let exitCode: ((code: number) => void) | undefined;
     const exited = new Promise<number>((resolve) => (exitCode = resolve));
     const suiteLines: string[] = [];
+    // The workbench's own start-up chatter arrives here too: keep it for a failed start (or --verbose),
+    // and print everything from the suite's first line on.
+    const startupLines: string[] = [];
+    let suiteRunning = false;
     await page.exposeFunction('codeAutomationLog', (type: string, message: unknown) => {
       const text = typeof message === 'string' ? message : Array.isArray(message) ? message.join(' ') : JSON.stringify(message);
+      if (!suiteRunning && startPattern.test(text)) {
+        suiteRunning = true;
+        firstLine?.();
+      }
+      if (!suiteRunning && !options.verbose) {
+        startupLines.push(`[${type}] ${text}`);
+        return;
+      }
       suiteLines.push(text);
-      firstLine?.();
       (type === 'error' ? process.stderr : process.stdout).write(`${text}\n`);
     });
     await page.exposeFunction('codeAutomationExit', (code: number, logs?: Array<{ relativePath: string; contents: string }>) => {
       if (Array.isArray(logs) && logs.length > 0) {
-        const dir = path.join(logsDir, 'last-run-editor-logs');
+        const dir = path.join(logsDir, `editor-logs-${running.port}`);
+        say(`the editor's own logs: ${path.relative(repoRoot, dir)}`);
         fs.rmSync(dir, { recursive: true, force: true });
         for (const entry of logs) {
           const file = path.join(dir, entry.relativePath.replace(/\.\.+/g, '_'));
@@ -193,7 +232,11 @@ async function main(): Promise<number> {
     });
     page.on('pageerror', (error) => options.verbose && say(`[page error] ${error.message}`));
     page.on('console', (message) => options.verbose && say(`[browser ${message.type()}] ${message.text()}`));
-    page.on('crash', () => say('the workbench page crashed'));
+    let died: ((what: string) => void) | undefined;
+    const death = new Promise<string>((resolve) => (died = resolve));
+    page.on('crash', () => died?.('the workbench page crashed'));
+    browser.browser.on('disconnected', () => died?.('the browser exited'));
+    void running.exited.then((code) => died?.(`code-server exited (${code})`));
 
     const payload: Array<[string, string]> = [
       ['extensionDevelopmentPath', server.remoteUri(repoRoot)],
@@ -205,14 +248,18 @@ async function main(): Promise<number> {
     await page.goto(server.workbenchUrl(payload), { timeout: 60_000 });
 
     const timeout = (ms: number, what: string) => new Promise<string>((resolve) => setTimeout(() => resolve(what), ms).unref());
-    const startResult = await Promise.race([started.then(() => 'started'), exited.then(() => 'exited'), timeout(options.startTimeoutMs, 'timeout')]);
+    const startResult = await Promise.race([started.then(() => 'started'), exited.then(() => 'exited'), death, timeout(options.startTimeoutMs, 'timeout')]);
     if (interrupted) return 130;
-    if (startResult === 'timeout') {
-      return await failWith(`the editor did not start the test suite within ${options.startTimeoutMs / 1000} s (no output from the extension host)`);
+    if (startResult !== 'started') {
+      if (startupLines.length > 0) console.error(`[runner] the workbench said, before that:\n${startupLines.slice(-80).join('\n')}`);
+      if (startResult === 'timeout') return await failWith(`the editor did not start the test suite within ${options.startTimeoutMs / 1000} s`);
+      if (startResult === 'exited') return await failWith('the editor ended the test run before the suite started (could it load dist/test/suite/index.js?)');
+      return await failWith(`${startResult} before the suite started`);
     }
-    const result = await Promise.race([exited, timeout(options.suiteTimeoutMs, 'timeout')]);
+    const result = await Promise.race([exited, death, timeout(options.suiteTimeoutMs, 'timeout')]);
     if (interrupted) return 130;
     if (result === 'timeout') return await failWith(`the suite did not finish within ${options.suiteTimeoutMs / 1000} s`);
+    if (typeof result === 'string') return await failWith(`${result} while the suite ran`);
 
     const summary: SuiteSummary | undefined = parseSummary(suiteLines);
     say(`suite finished in ${seconds(suiteStarted)} (whole run ${seconds(runStarted)}) with exit code ${result}`);

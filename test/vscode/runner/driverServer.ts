@@ -102,8 +102,17 @@ const handlers: Record<string, Handler> = {
   },
   async closePages(_body, target) {
     const others = target.context.pages().filter((page) => page !== target.workbench);
-    await Promise.all(others.map((page) => page.close()));
-    return { closed: others.length };
+    // A page stuck in navigation or unload can make close() wait forever: give each a few seconds.
+    const results = await Promise.all(
+      others.map((page) =>
+        Promise.race([
+          page.close({ runBeforeUnload: false }).then(() => true, () => false),
+          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5000)),
+        ]),
+      ),
+    );
+    const stuck = others.filter((_, index) => !results[index]).map((page) => page.url());
+    return { closed: results.filter(Boolean).length, stuck };
   },
   async screenshot(body, target) {
     const file = screenshotPath(str(body, 'path'));

@@ -5,6 +5,13 @@ export interface SuiteSummary {
   pending: number;
 }
 
+/** The suite's first line: the editor is up and the extension host runs the suite. */
+export function startLine(description: string): string {
+  return `SUITE: started in ${description}`;
+}
+
+export const startPattern = /(?:^|\s)SUITE: started in /;
+
 export const summaryPattern = /(?:^|\s)TESTS: (\d+) passed, (\d+) failed, (\d+) pending$/;
 
 export function formatSummary(summary: SuiteSummary): string {

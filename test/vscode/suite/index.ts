@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as util from 'node:util';
 import Mocha from 'mocha';
 import * as vscode from 'vscode';
-import { formatSummary } from '../runner/summary';
+import { formatSummary, startLine } from '../runner/summary';
 
 /** Set by the runner from --grep: only tests whose full title matches run. */
 const grepVariable = 'TENANT_API_TEST_GREP';
@@ -15,7 +15,8 @@ const grepVariable = 'TENANT_API_TEST_GREP';
 Mocha.reporters.Base.consoleLog = (...args: unknown[]) => console.log(util.format(...args));
 
 export function run(): Promise<void> {
-  console.log(`VS Code ${vscode.version} (${vscode.env.appName}, ui kind ${vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop'}, remote ${vscode.env.remoteName ?? 'none'})`);
+  // The runner waits for this line to know that the editor started the suite.
+  console.log(startLine(`VS Code ${vscode.version} (${vscode.env.appName}, ui kind ${vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop'}, remote ${vscode.env.remoteName ?? 'none'})`));
   const mocha = new Mocha({
     ui: 'bdd',
     color: false,
