@@ -200,6 +200,11 @@ describe('sandbox: resource API', () => {
       const bianchi = await call(`${sandbox.baseUrl}/api/configurazioni`, { token: laura, key: keyOf(sandbox, 'org-bianchi', 'core') });
       assert.equal(bianchi.limitInfo, `api-usage=${sandbox.usage('org-bianchi').used}/5000`);
       assert.equal(sandbox.usage('org-bianchi').used, 1);
+      const refusedWithBianchiKey = await call(`${sandbox.baseUrl}/api/configurazioni`, { key: keyOf(sandbox, 'org-bianchi', 'core') });
+      assert.equal(refusedWithBianchiKey.status, 401);
+      assert.equal(refusedWithBianchiKey.limitInfo, 'api-usage=1/5000', 'a refused call reports the organization of its key');
+      const lauraListing = await call(`${sandbox.baseUrl}/v10/user-tenants`, { token: laura });
+      assert.equal(lauraListing.limitInfo, 'api-usage=1/5000', 'a keyless call reports the organization of the user\'s first tenant');
     });
   });
 

@@ -169,6 +169,11 @@ export function createResourceHandler(state: ResourceApiState, host: HostLabel) 
       }
     }
 
+    // The organization the limit header reports: the key's, when the call carries a known key.
+    const keyHeader = single(req.headers['authorization-key'])?.trim();
+    const key = keyHeader ? state.licenceKeys.find((k) => k.key === keyHeader) : undefined;
+    if (key) setOrganization(key.organizationId);
+
     // Bearer token
     const bearer = bearerFrom(single(req.headers.authorization));
     if ('reason' in bearer) return invalidToken(bearer.reason);
@@ -177,12 +182,9 @@ export function createResourceHandler(state: ResourceApiState, host: HostLabel) 
     const claims = checked.claims;
     const user = state.users.find((u) => u.sub === claims.sub);
     const userTenants = user ? state.tenants.filter((t) => user.tenantIds.includes(t.id)) : [];
-    if (userTenants[0]) setOrganization(userTenants[0].organizationId);
+    if (!key && userTenants[0]) setOrganization(userTenants[0].organizationId);
 
     // Licence key
-    const keyHeader = single(req.headers['authorization-key'])?.trim();
-    const key = keyHeader ? state.licenceKeys.find((k) => k.key === keyHeader) : undefined;
-    if (key) setOrganization(key.organizationId);
     if (route.module) {
       if (!keyHeader) {
         return refuse(401, 'missing_licence_key', `${route.path} needs the Authorization-Key header with a licence key of the "${route.module}" module.`, { module: route.module });
