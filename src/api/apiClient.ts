@@ -354,7 +354,6 @@ export class ApiClient implements TenantApi {
     let redirects = 0;
     let refreshed = false;
     let firstSendAt: number | undefined;
-    let lastError: ApiError | undefined;
     const details = (): ApiErrorDetails => ({ method, url: url.href, attempts, module: prepared.route.module, organization });
 
     let token = await this.token(false, details());
@@ -399,17 +398,19 @@ export class ApiClient implements TenantApi {
         slot.markAnswered();
         const failure = error as TransportError;
         if (failure.reason === 'cancelled') throw apiErrors.cancelled(details());
-        lastError =
-          failure.reason === 'timeout'
-            ? apiErrors.timeout(timeoutMs / 1000, { ...details(), cause: error })
-            : apiErrors.network(
-                idempotent
-                  ? failure.message
-                  : l10n.t('{0}. A {1} request is not sent again automatically: check whether it took effect.', failure.message, method),
-                { ...details(), cause: error },
-              );
         if (idempotent && retries < maxRetries && (await this.backoff(++retries, request.signal, details))) continue;
-        throw lastError;
+        const failureDetails = { ...details(), cause: error };
+        if (failure.reason === 'timeout') {
+          throw idempotent
+            ? apiErrors.timeout(timeoutMs / 1000, failureDetails)
+            : apiErrors.timeoutNotRetried(timeoutMs / 1000, method, failureDetails);
+        }
+        throw apiErrors.network(
+          idempotent
+            ? failure.message
+            : l10n.t('{0}. A {1} request is not sent again automatically: check whether it took effect.', failure.message, method),
+          failureDetails,
+        );
       }
 
       const response = this.toResponse(prepared, { method, url, headers, attempts, firstSendAt }, exchange);
@@ -465,17 +466,15 @@ export class ApiClient implements TenantApi {
         }
         const pauseMs = pauseAfter429(unit, server, response.headers['retry-after'], this.timeScale) + Math.max(0, settings.safetyMarginMs);
         this.scheduler.pause(pauseMs);
-        lastError = idempotent ? apiErrors.rateLimit(unit, errorDetails) : apiErrors.notRetriedAfterRateLimit(unit, errorDetails);
         if (idempotent && retries < maxRetries) {
           retries++;
           continue;
         }
-        throw lastError;
+        throw idempotent ? apiErrors.rateLimit(unit, errorDetails) : apiErrors.notRetriedAfterRateLimit(unit, errorDetails);
       }
       if (TRANSIENT_STATUSES.has(status)) {
-        lastError = apiErrors.http(status, response.statusText, server.message, errorDetails);
         if (idempotent && retries < maxRetries && (await this.backoff(++retries, request.signal, details))) continue;
-        throw lastError;
+        throw apiErrors.http(status, response.statusText, server.message, errorDetails);
       }
       throw apiErrors.http(status, response.statusText, server.message, errorDetails);
     }

@@ -173,6 +173,17 @@ export const apiErrors = {
   timeout: (seconds: number, details: ApiErrorDetails) =>
     new ApiError('timeout', l10n.t('The call took longer than {0} seconds and was stopped.', seconds), details),
 
+  timeoutNotRetried: (seconds: number, method: string, details: ApiErrorDetails) =>
+    new ApiError(
+      'timeout',
+      l10n.t(
+        'The call took longer than {0} seconds and was stopped. A {1} request is not sent again automatically: check whether it took effect.',
+        seconds,
+        method,
+      ),
+      details,
+    ),
+
   cancelled: (details: ApiErrorDetails = {}) => new ApiError('cancelled', l10n.t('The call was cancelled.'), details),
 
   queueFull: (maxLength: number, details: ApiErrorDetails = {}) =>
