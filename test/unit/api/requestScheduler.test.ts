@@ -124,6 +124,47 @@ describe('RequestScheduler', () => {
     );
   });
 
+  it('keeps every window within the limits wherever the server counted each call between its send and its answer', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 400 })), { minLength: 1, maxLength: 120 }),
+        fc.integer({ min: 0, max: 20 }),
+        async (calls, margin) => {
+          const clock = new FakeClock();
+          const { scheduler } = makeScheduler(clock, { margin });
+          const spans: Array<Promise<[number, number]>> = [];
+          for (const [gap, latency] of calls) {
+            await clock.advance(gap);
+            spans.push(
+              scheduler.acquire().then((slot) => {
+                slot.markSent();
+                const sent = clock.monotonic();
+                return new Promise<[number, number]>((resolve) =>
+                  clock.setTimeout(() => {
+                    slot.markAnswered();
+                    resolve([sent, clock.monotonic()]);
+                  }, latency),
+                );
+              }),
+            );
+          }
+          await clock.advance(400_000);
+          const intervals = await Promise.all(spans);
+          // The server counts a call at some moment in [sent, answered]: the worst case puts as many
+          // such moments as possible in one window [t, t + windowMs).
+          for (const limit of APPLICATION_LIMITS) {
+            const starts = intervals.flatMap(([sent, answered]) => [answered, sent - limit.windowMs + 0.5]);
+            for (const t of starts) {
+              const reachable = intervals.filter(([sent, answered]) => sent < t + limit.windowMs && answered >= t).length;
+              assert.ok(reachable <= limit.max, `${reachable} calls can fall in the ${limit.unit} window from ${t}`);
+            }
+          }
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
+
   it('serves the queue in FIFO order', async () => {
     const clock = new FakeClock();
     const { scheduler } = makeScheduler(clock);
