@@ -40,8 +40,10 @@ export function registerAuthCommands(context: vscode.ExtensionContext, auth: Aut
       } catch (error) {
         if (error instanceof SignInCancelledError) return undefined;
         const showLog = vscode.l10n.t('Show Log');
-        void vscode.window.showErrorMessage(error instanceof Error ? error.message : String(error), showLog).then((answer) => {
+        const openSettings = vscode.l10n.t('Open Settings');
+        void vscode.window.showErrorMessage(error instanceof Error ? error.message : String(error), openSettings, showLog).then((answer) => {
           if (answer === showLog) log.show();
+          if (answer === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', 'tenantApi');
         });
         return undefined;
       }
