@@ -232,6 +232,24 @@ describe('sandbox: authorization server', () => {
     assert.match(String(afterAccessRevoke.json.message), /revoked/);
   });
 
+  it('revokeAllTokens() invalidates every grant and access token issued so far, not later ones', async () => {
+    const local = await startSandbox();
+    try {
+      const user = await tokensFor(local, 'laura.verdi');
+      const { clientId, clientSecret } = local.clients.confidential;
+      const service = await postToken(local, { grant_type: 'client_credentials', scope: 'api' }, { authorization: basicAuth(clientId, clientSecret) });
+      local.revokeAllTokens();
+      assert.equal((await call(`${local.baseUrl}/v10/user-tenants`, { token: user.accessToken })).status, 401);
+      assert.equal((await call(`${local.baseUrl}/v10/user-tenants`, { token: String(service.json.access_token) })).status, 401);
+      const refresh = await postToken(local, { grant_type: 'refresh_token', refresh_token: user.refreshToken!, client_id: local.clients.public.clientId });
+      assert.equal(refresh.json.error, 'invalid_grant');
+      const fresh = await tokensFor(local, 'laura.verdi');
+      assert.equal((await call(`${local.baseUrl}/v10/user-tenants`, { token: fresh.accessToken })).status, 200);
+    } finally {
+      await local.close();
+    }
+  });
+
   describe('sign-in page and prompts', () => {
     it('shows a form with username and password fields, pre-fills login_hint and speaks Italian for ui_locales=it', async () => {
       const { url } = codeRequest({ login_hint: 'laura.verdi', ui_locales: 'it-IT en' });

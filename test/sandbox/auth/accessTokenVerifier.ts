@@ -43,7 +43,7 @@ export function verifyAccessToken(token: string, config: VerifierConfig): Access
   if (typeof p.sub !== 'string' || typeof p.client_id !== 'string' || typeof p.jti !== 'string') {
     return { ok: false, reason: 'The access token lacks sub, client_id or jti.' };
   }
-  if (config.store.isAccessTokenRevoked(p.jti, p.iat)) {
+  if (config.store.isAccessTokenRevoked(p.jti)) {
     return { ok: false, reason: 'The access token has been revoked.' };
   }
   return { ok: true, claims: { scope: '', ...p } as AccessTokenClaims };

@@ -17,13 +17,14 @@ export class SandboxStore {
   private readonly bySessionUid = new Map<string, string>();
   /** jti of access tokens that were revoked or destroyed. */
   readonly revokedAccessTokens = new Set<string>();
-  /** Epoch seconds: tokens issued at or before this are refused (revokeAllTokens). */
-  revokedBefore = 0;
   /** JWT access tokens are not persisted by oidc-provider: their jti -> grant is recorded here. */
   private readonly accessTokenGrant = new Map<string, string>();
   private readonly grantAccessTokens = new Map<string, Set<string>>();
 
+  private readonly issuedAccessTokens = new Set<string>();
+
   recordAccessToken(jti: string, grantId: string | undefined): void {
+    this.issuedAccessTokens.add(jti);
     if (!grantId) return;
     this.accessTokenGrant.set(jti, grantId);
     let set = this.grantAccessTokens.get(grantId);
@@ -85,24 +86,24 @@ export class SandboxStore {
     return this.bySessionUid.get(uid);
   }
 
-  isAccessTokenRevoked(jti: string, issuedAt: number): boolean {
-    return this.revokedAccessTokens.has(jti) || issuedAt <= this.revokedBefore;
+  isAccessTokenRevoked(jti: string): boolean {
+    return this.revokedAccessTokens.has(jti);
   }
 
-  /** Forgets every grant, token and session; access tokens issued until now are refused. */
+  /** Forgets every grant, token and session; every access token issued so far is refused. */
   revokeAll(): void {
     for (const key of this.entries.keys()) {
       const [model, id] = splitKey(key);
       if (ACCESS_TOKEN_MODELS.has(model)) this.revokedAccessTokens.add(id);
     }
-    for (const jti of this.accessTokenGrant.keys()) this.revokedAccessTokens.add(jti);
+    for (const jti of this.issuedAccessTokens) this.revokedAccessTokens.add(jti);
+    this.issuedAccessTokens.clear();
     this.entries.clear();
     this.byGrant.clear();
     this.accessTokenGrant.clear();
     this.grantAccessTokens.clear();
     this.byUserCode.clear();
     this.bySessionUid.clear();
-    this.revokedBefore = Math.floor(Date.now() / 1000);
   }
 }
 
