@@ -148,7 +148,10 @@ const handlers: Record<string, Handler> = {
     await pageOf(body, target).keyboard.type(str(body, 'text'), { delay: num(body, 'delayMs', 0) });
     return {};
   },
-  /** Clicks a button of the workbench's modal dialog (e.g. "Allow" when an extension wants to sign in). */
+  /**
+   * Clicks a button of the workbench's modal dialog. Note: in a test run (extensionTestsPath set) VS Code
+   * itself accepts confirm() dialogs and refuses prompt() dialogs, so most modal dialogs never appear.
+   */
   async dialogButton(body, target) {
     const label = str(body, 'label');
     const dialog = target.workbench.locator('.monaco-dialog-box');
@@ -161,6 +164,22 @@ const handlers: Record<string, Handler> = {
       throw new DriverError(`no button "${label}" in the dialog "${message}" (buttons: ${labels.join(', ')}): ${error.message.split('\n')[0]}`);
     });
     return { message };
+  },
+  /** Clicks a button of a notification toast (e.g. "Set Licence Key" on a message the extension shows). */
+  async notificationButton(body, target) {
+    const label = str(body, 'label');
+    const timeout = num(body, 'timeoutMs', defaultTimeoutMs);
+    const toasts = target.workbench.locator('.notifications-toasts .notification-toast, .notifications-center .notification-list-item');
+    const button = toasts.locator('.monaco-button', { hasText: label }).first();
+    await button.click({ timeout }).catch(async (error: Error) => {
+      const messages = await toasts.locator('.notification-list-item-message').allInnerTexts().catch(() => []);
+      throw new DriverError(`no notification button "${label}" (notifications: ${messages.join(' | ') || 'none'}): ${error.message.split('\n')[0]}`);
+    });
+    return {};
+  },
+  /** The texts of the notifications on screen. */
+  async notifications(_body, target) {
+    return target.workbench.locator('.notifications-toasts .notification-list-item-message').allInnerTexts();
   },
   async 'robot/setCredentials'(body, target) {
     target.robot.setCredentials({ username: str(body, 'username'), password: str(body, 'password') } satisfies RobotCredentials);

@@ -89,6 +89,12 @@ describe('test driver (code-server runner)', () => {
     assert.deepEqual(standIn.logins, [{ username: 'proxy-user', password: 'proxy-pass' }]);
   });
 
+  it('clicks a button on a notification', async () => {
+    const answer = vscode.window.showInformationMessage('Tenant API driver check', 'Later', 'Go');
+    await driver.clickNotificationButton('Go');
+    assert.equal(await answer, 'Go');
+  });
+
   it('leaves the sign-in page alone in ignore mode', async () => {
     standIn = await startStandInSignIn();
     await driver.robot.setCredentials({ username: 'u', password: 'p' });

@@ -80,7 +80,7 @@ export const driver = {
   async open(url: string, options: { timeoutMs?: number } = {}): Promise<number> {
     return (await call<{ index: number }>('open', { url, ...options }, options.timeoutMs)).index;
   },
-  /** Closes every page but the workbench; resolves with how many were closed. */
+  /** Closes every page but the workbench; resolves with how many were closed (a page that will not close within 5 s is left). */
   async closePages(): Promise<number> {
     return (await call<{ closed: number }>('closePages')).closed;
   },
@@ -111,9 +111,21 @@ export const driver = {
   async type(text: string, options: { page?: PageRef; delayMs?: number } = {}): Promise<void> {
     await call('type', { text, ...options });
   },
-  /** Clicks a button of the workbench's modal dialog; resolves with the dialog's message. */
+  /**
+   * Clicks a button of the workbench's modal dialog; resolves with the dialog's message. In a test run VS Code
+   * refuses prompt() dialogs itself ("DialogService: refused to show dialog in tests"): a modal
+   * showInformationMessage rejects and never shows, so this is for editors started without a suite.
+   */
   async clickDialogButton(label: string, options: { timeoutMs?: number } = {}): Promise<string> {
     return (await call<{ message: string }>('dialogButton', { label, ...options }, options.timeoutMs)).message;
+  },
+  /** Clicks a button on a notification toast (non-modal showInformationMessage/showWarningMessage items). */
+  async clickNotificationButton(label: string, options: { timeoutMs?: number } = {}): Promise<void> {
+    await call('notificationButton', { label, ...options }, options.timeoutMs);
+  },
+  /** The messages of the notification toasts on screen. */
+  notifications(): Promise<string[]> {
+    return call('notifications');
   },
   robot: {
     /** Sign in with these on the next sign-in pages (mode back to 'signIn'); consent is approved unless told not to. */
