@@ -250,6 +250,7 @@ async function main(): Promise<number> {
     const timeout = (ms: number, what: string) => new Promise<string>((resolve) => setTimeout(() => resolve(what), ms).unref());
     const startResult = await Promise.race([started.then(() => 'started'), exited.then(() => 'exited'), death, timeout(options.startTimeoutMs, 'timeout')]);
     if (interrupted) return 130;
+    if (startResult === 'started') say(`the editor started the suite ${seconds(suiteStarted)} after opening the workbench`);
     if (startResult !== 'started') {
       if (startupLines.length > 0) console.error(`[runner] the workbench said, before that:\n${startupLines.slice(-80).join('\n')}`);
       if (startResult === 'timeout') return await failWith(`the editor did not start the test suite within ${options.startTimeoutMs / 1000} s`);
