@@ -19,7 +19,9 @@ export const MAX_HEADER_BYTES = 16 * 1024;
 export async function listenLoopback(port: number, limitHeader: () => string | undefined): Promise<LoopbackServer> {
   let handler: Handler = (_req, res) => {
     res.statusCode = 503;
-    res.end();
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Retry-After', '1');
+    res.end(JSON.stringify({ error: 'starting', message: 'The sandbox is still starting; try again in a moment.' }));
   };
   const sockets = new Set<Socket>();
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {

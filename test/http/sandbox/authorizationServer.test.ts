@@ -289,6 +289,20 @@ describe('sandbox: authorization server', () => {
       assert.ok(again.params.get('code'));
     });
 
+    it('asks for consent on a separate page when a signed-in user is asked for more scopes', async () => {
+      const browser = new FormBrowser();
+      await browser.signIn(codeRequest({ scope: 'openid' }).url, mario());
+      const silent = await browser.signIn(codeRequest({ prompt: 'none' }).url);
+      assert.equal(silent.params.get('error'), 'consent_required');
+      const denied = await browser.signIn(codeRequest().url, undefined, { deny: true });
+      assert.equal(denied.params.get('error'), 'access_denied');
+      const { url, verifier } = codeRequest();
+      const allowed = await browser.signIn(url);
+      const { status, json } = await exchange(allowed.params.get('code')!, verifier);
+      assert.equal(status, 200);
+      assert.equal(decodeJwt(String(json.id_token)).name, 'Mario Rossi');
+    });
+
     it('max_age: a session older than max_age (0 here) must sign in again', async () => {
       const browser = new FormBrowser();
       await browser.signIn(codeRequest().url, mario());

@@ -37,7 +37,8 @@ describe('sandbox: request limits (time-scaled)', () => {
       assert.equal(sixth.status, 429);
       assert.equal(sixth.json.error, 'rate_limit_exceeded');
       assert.equal(sixth.json.limit, 'second');
-      assert.match(String(sixth.json.message), /second/);
+      assert.equal(sixth.json.max, 5);
+      assert.match(String(sixth.json.message), /5 calls per second/);
       assert.match(sixth.limitInfo ?? '', /^api-usage=5\/10000$/, 'the 429 is not counted');
       const retryAfterMs = Number(sixth.json.retryAfterMs);
       assert.ok(retryAfterMs <= t1 + 500 - s0 + 1 && retryAfterMs >= t0 + 500 - s1 - 1,
@@ -121,6 +122,7 @@ describe('sandbox: request limits (time-scaled)', () => {
         const refused = await call(url, { token, key: rossi });
         assert.equal(refused.status, 429);
         assert.equal(refused.json.limit, 'week');
+        assert.equal(refused.json.max, 3);
         assert.equal(refused.limitInfo, 'api-usage=3/3');
         assert.deepEqual(sandbox.usage('org-rossi'), { used: 3, limit: 3 });
         const other = await call(url, { token, key: bianchi });

@@ -10,7 +10,7 @@ export const WEEK_MS = 7 * 24 * 3600 * 1000;
 
 interface Window { start: number; count: number }
 
-export type LimitDecision = { ok: true } | { ok: false; unit: LimitUnit; retryAfterMs: number };
+export type LimitDecision = { ok: true } | { ok: false; unit: LimitUnit; max: number; retryAfterMs: number };
 
 export class ApplicationLimits {
   private readonly windows = new Map<string, Window[]>();
@@ -38,7 +38,7 @@ export class ApplicationLimits {
     const exceeded = [...this.limits.keys()].reverse().find((i) => windows![i].count >= this.limits[i].max);
     if (exceeded !== undefined) {
       const limit = this.limits[exceeded];
-      return { ok: false, unit: limit.unit, retryAfterMs: windows[exceeded].start + limit.ms * this.timeScale - t };
+      return { ok: false, unit: limit.unit, max: limit.max, retryAfterMs: windows[exceeded].start + limit.ms * this.timeScale - t };
     }
     for (const w of windows) w.count++;
     return { ok: true };
@@ -81,7 +81,7 @@ export class WeeklyLimits {
     let w = this.current(organizationId);
     if (!w) this.windows.set(organizationId, (w = { start: t, count: 0 }));
     if (w.count >= this.limitOf(organizationId)) {
-      return { ok: false, unit: 'week', retryAfterMs: w.start + WEEK_MS * this.timeScale - t };
+      return { ok: false, unit: 'week', max: this.limitOf(organizationId), retryAfterMs: w.start + WEEK_MS * this.timeScale - t };
     }
     w.count++;
     return { ok: true };

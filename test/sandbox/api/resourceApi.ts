@@ -204,12 +204,12 @@ export function createResourceHandler(state: ResourceApiState, host: HostLabel) 
 
     // Limits: per application, then weekly for the key's organization (keyless calls: per application only)
     const app = state.applicationLimits.take(claims.client_id);
-    if (!app.ok) return tooMany(app.unit, app.retryAfterMs, claims.client_id);
+    if (!app.ok) return tooMany(app.unit, app.max, app.retryAfterMs, claims.client_id);
     if (route.module && key) {
       const week = state.weeklyLimits.take(key.organizationId);
       if (!week.ok) {
         state.applicationLimits.refund(claims.client_id);
-        return tooMany('week', week.retryAfterMs, key.organizationId);
+        return tooMany('week', week.max, week.retryAfterMs, key.organizationId);
       }
     }
 
@@ -268,12 +268,12 @@ function invalidToken(reason: string): Reply {
   });
 }
 
-function tooMany(unit: 'second' | 'minute' | 'week', retryAfterMs: number, who: string): Reply {
+function tooMany(unit: 'second' | 'minute' | 'week', max: number, retryAfterMs: number, who: string): Reply {
   const what = unit === 'week'
-    ? `The weekly request limit of the organization ${who} is used up.`
-    : `The per-${unit} request limit of the application ${who} is exceeded.`;
+    ? `The weekly request limit of the organization ${who} (${max} calls) is used up.`
+    : `The application ${who} exceeded its limit of ${max} calls per ${unit}.`;
   const wait = Math.max(0, Math.ceil(retryAfterMs));
-  return refuse(429, 'rate_limit_exceeded', `${what} Retry in ${wait} ms.`, { limit: unit, retryAfterMs: wait }, {
+  return refuse(429, 'rate_limit_exceeded', `${what} Retry in ${wait} ms.`, { limit: unit, max, retryAfterMs: wait }, {
     'Retry-After': String(Math.max(1, Math.ceil(wait / 1000))),
   });
 }
