@@ -9,6 +9,7 @@ import type { AccountInfo } from '../../../src/auth/types';
 import { silentLogger } from '../../../src/common/logger';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { USERS } from '../../sandbox/seed';
+import { FormBrowser } from '../../helpers/signInWithForm';
 import { driver } from './helpers/driver';
 
 const extensionId = 'tenant-api.tenant-api-workbench';
@@ -206,6 +207,28 @@ describe('sign-in inside VS Code', function () {
     } finally {
       if ((await auth.getAccounts()).some((entry) => entry.id === laura.sub)) await auth.signOut(laura.sub);
       await config().update('signInFlow', 'uriHandler', vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('auto: when the browser redirect times out, the device code is offered and signs in', async () => {
+    await driver.robot.ignore();
+    await config().update('signInFlow', 'auto', vscode.ConfigurationTarget.Global);
+    await config().update('signInTimeoutSeconds', 12, vscode.ConfigurationTarget.Global);
+    try {
+      const attempt = auth.signIn({ forceLogin: true }).catch((error: unknown) => error);
+      // In a browser-hosted editor auto tries the redirect, then the device code (loopback cannot work here).
+      await driver.click({ text: 'Try device code', exact: true }, { timeoutMs: 40_000 });
+      const message = await driver.text({ text: 'To sign in, enter the code', exact: false }, { timeoutMs: 15_000 });
+      const userCode = /enter the code (\S+) at/.exec(message)?.[1];
+      assert.ok(userCode, `no user code in: ${message}`);
+      // The user types the code on another device.
+      await new FormBrowser().approveDevice(sandbox.endpoints.deviceVerification, laura, userCode);
+      const account = (await attempt) as AccountInfo | Error;
+      assert.equal((account as AccountInfo).id, laura.sub, String(account));
+    } finally {
+      if ((await auth.getAccounts()).some((entry) => entry.id === laura.sub)) await auth.signOut(laura.sub);
+      await config().update('signInFlow', 'uriHandler', vscode.ConfigurationTarget.Global);
+      await config().update('signInTimeoutSeconds', 60, vscode.ConfigurationTarget.Global);
     }
   });
 
