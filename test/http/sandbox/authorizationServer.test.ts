@@ -74,6 +74,15 @@ describe('sandbox: authorization server', () => {
     assert.deepEqual(idToken.role, ['amministratore', 'utente']);
   });
 
+  it('answers with response_mode=form_post when asked', async () => {
+    const { url, verifier } = codeRequest({ response_mode: 'form_post' });
+    const result = await signInWithForm(url, mario());
+    assert.ok(result.formPost, 'the answer came as a form post');
+    assert.equal(`${result.redirectedTo.origin}${result.redirectedTo.pathname}`, TEST_REDIRECT_URI);
+    assert.equal(result.params.get('state'), 'state-1');
+    assert.equal((await exchange(result.params.get('code')!, verifier)).status, 200);
+  });
+
   it('refuses PKCE plain, a missing challenge, a missing verifier and a wrong verifier', async () => {
     const plain = authorizeUrl(sandbox, {
       client_id: sandbox.clients.public.clientId, response_type: 'code', scope: 'openid', redirect_uri: TEST_REDIRECT_URI,
