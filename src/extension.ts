@@ -38,7 +38,7 @@ export function activate(context: vscode.ExtensionContext) {
   });
 
   // For the in-editor tests and other extensions: read-only views of the state, and activation's cost.
-  return { auth, workbench: workbenchTestApi(views, commands), activationMs: performance.now() - started };
+  return { auth, licenceKeys: api.licenceKeys, workbench: workbenchTestApi(views, commands), activationMs: performance.now() - started };
 }
 
 export function deactivate(): void {}
