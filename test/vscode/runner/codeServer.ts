@@ -55,13 +55,25 @@ function say(message: string): void {
 async function withInstallLock<T>(work: () => Promise<T>): Promise<T> {
   fs.mkdirSync(cacheRoot, { recursive: true });
   const deadline = Date.now() + 15 * 60_000;
+  let waitingSaid = false;
   for (;;) {
     try {
       fs.mkdirSync(lockDir);
       fs.writeFileSync(path.join(lockDir, 'pid'), String(process.pid));
       break;
     } catch {
-      const holder = Number(fs.readFileSync(path.join(lockDir, 'pid'), { encoding: 'utf8', flag: 'a+' }) || 0);
+      let holder = 0;
+      let lockAgeMs = 0;
+      try {
+        holder = Number(fs.readFileSync(path.join(lockDir, 'pid'), 'utf8')) || 0;
+      } catch {
+        /* not written yet */
+      }
+      try {
+        lockAgeMs = Date.now() - fs.statSync(lockDir).mtimeMs;
+      } catch {
+        continue; // released meanwhile
+      }
       let alive = false;
       try {
         if (holder) process.kill(holder, 0);
@@ -69,9 +81,14 @@ async function withInstallLock<T>(work: () => Promise<T>): Promise<T> {
       } catch {
         alive = false;
       }
-      if (!alive) {
+      // A lock without a live owner is stale, unless it is so young that its owner is still writing its pid.
+      if (!alive && (holder > 0 || lockAgeMs > 10_000)) {
         fs.rmSync(lockDir, { recursive: true, force: true });
         continue;
+      }
+      if (!waitingSaid) {
+        waitingSaid = true;
+        say(`waiting for another process${holder ? ` (pid ${holder})` : ''} that is installing code-server ...`);
       }
       if (Date.now() > deadline) throw new Error(`Another process (pid ${holder}) has been installing code-server for 15 minutes; remove ${lockDir} if it is stuck.`);
       await new Promise((resolve) => setTimeout(resolve, 1000));

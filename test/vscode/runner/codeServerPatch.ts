@@ -48,6 +48,9 @@ export function patchProxyUriRewrite(vscodeDir: string): 'applied' | 'already' {
   const check = spawnSync(process.execPath, ['--check', probe], { encoding: 'utf8' });
   fs.rmSync(probe, { force: true });
   if (check.status !== 0) throw new Error(`patching ${file} would break it: ${check.stderr.split('\n').slice(0, 5).join(' ')}`);
-  fs.writeFileSync(file, patched);
+  // Write and rename, so that a server starting meanwhile never reads half a file.
+  const temporary = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, patched);
+  fs.renameSync(temporary, file);
   return 'applied';
 }
