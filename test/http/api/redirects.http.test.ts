@@ -1,0 +1,76 @@
+import * as assert from 'node:assert/strict';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApiClient } from '../../../src/api/apiClient';
+import { LicenceKeyStore } from '../../../src/api/licenceKeyStore';
+import { InMemorySecretStore } from '../../helpers/inMemorySecretStore';
+
+/** Redirects over real HTTP (Node's fetch under ky, redirect: 'manual'). */
+describe('ApiClient redirects over HTTP', () => {
+  const seen: Array<{ server: string; path: string; headers: IncomingHttpHeaders }> = [];
+  let api: Server;
+  let other: Server;
+  let apiUrl: string;
+  let otherUrl: string;
+
+  const listen = (name: string, handler: (path: string) => { status: number; location?: string }) => {
+    const server = createServer((req, res) => {
+      seen.push({ server: name, path: req.url ?? '', headers: req.headers });
+      const reply = handler(req.url ?? '');
+      res.statusCode = reply.status;
+      if (reply.location) res.setHeader('Location', reply.location);
+      res.setHeader('Content-Type', 'application/json');
+      res.end(JSON.stringify({ server: name }));
+    });
+    return new Promise<Server>((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+  };
+
+  before(async () => {
+    other = await listen('other', () => ({ status: 200 }));
+    otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+    api = await listen('api', (path) => {
+      if (path === '/api/moved') return { status: 301, location: '/api/here' };
+      if (path === '/api/away') return { status: 302, location: `${otherUrl}/files/x` };
+      return { status: 200 };
+    });
+    apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    await new Promise((resolve) => api.close(resolve));
+    await new Promise((resolve) => other.close(resolve));
+  });
+  beforeEach(() => (seen.length = 0));
+
+  async function client() {
+    const keys = new LicenceKeyStore(new InMemorySecretStore());
+    await keys.set('core', { key: 'SECRETKEY1', label: 'k', organization: 'o' });
+    return new ApiClient({
+      settings: () => ({ baseUrl: apiUrl, allowedHosts: [], routes: [], endpoints: [], requestTimeoutSeconds: 5, safetyMarginMs: 0, maxQueueLength: 10, maxRetries: 0 }),
+      tokens: { getAccessToken: async () => 'secret-token' },
+      licenceKeys: keys,
+    });
+  }
+
+  it('follows a redirect on the same origin with the credentials', async () => {
+    const c = await client();
+    const response = await c.send({ method: 'GET', path: '/api/moved' });
+    assert.equal(response.status, 200);
+    assert.deepEqual(seen.map((s) => [s.server, s.path, s.headers['authorization'], s.headers['authorization-key']]), [
+      ['api', '/api/moved', 'Bearer secret-token', 'SECRETKEY1'],
+      ['api', '/api/here', 'Bearer secret-token', 'SECRETKEY1'],
+    ]);
+    c.dispose();
+  });
+
+  it('drops the bearer token, the licence key and the tenant when the redirect leaves the origin', async () => {
+    const c = await client();
+    const response = await c.send({ method: 'GET', path: '/api/away' });
+    assert.equal(response.url, `${otherUrl}/files/x`);
+    assert.deepEqual(response.json, { server: 'other' });
+    const hop = seen.find((s) => s.server === 'other')!;
+    assert.equal(hop.headers['authorization'], undefined);
+    assert.equal(hop.headers['authorization-key'], undefined);
+    assert.equal(hop.headers['user-tenant'], undefined);
+    c.dispose();
+  });
+});
