@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { formatBytes, formatDuration, formatResponse, type ResponseLike } from '../../../src/views/responseFormat';
+import fc from 'fast-check';
+import { formatBytes, formatCompactJson, formatDuration, formatResponse, type ResponseLike } from '../../../src/views/responseFormat';
 
 function response(overrides: Partial<ResponseLike> = {}): ResponseLike {
   const bodyText = '{"ditte":[{"codice":"D1","ragioneSociale":"Rossi S.p.A."}]}';
@@ -65,7 +66,7 @@ describe('responseFormat', () => {
 
   it('does not pretty-print a body above the limit and says so', () => {
     const r = response();
-    const { text, prettyPrinted, languageId } = formatResponse(r, { prettyPrintLimitBytes: 10 });
+    const { text, prettyPrinted, languageId } = formatResponse(r, { prettyPrintLimitBytes: 10, compactLayoutLimitBytes: 10 });
     assert.equal(prettyPrinted, false);
     assert.equal(languageId, 'jsonc');
     assert.ok(text.endsWith(r.bodyText + '\n'));
@@ -74,7 +75,7 @@ describe('responseFormat', () => {
 
   it('does not parse a large body without a parsed value, but keeps JSON highlighting when it is declared JSON', () => {
     const r = response({ json: undefined });
-    const { prettyPrinted, languageId } = formatResponse(r, { prettyPrintLimitBytes: 10 });
+    const { prettyPrinted, languageId } = formatResponse(r, { prettyPrintLimitBytes: 10, compactLayoutLimitBytes: 10 });
     assert.equal(prettyPrinted, false);
     assert.equal(languageId, 'jsonc');
   });
@@ -97,5 +98,42 @@ describe('responseFormat', () => {
     assert.equal(formatBytes(10 * 1024 * 1024), '10.0 MB');
     assert.equal(formatDuration(12.6), '13 ms');
     assert.equal(formatDuration(1530), '1.53 s');
+  });
+
+  it('lays out a large body with one record per line', () => {
+    const rows = Array.from({ length: 200 }, (_, index) => ({ codice: `D${index}`, indirizzo: { comune: 'Milano' }, attiva: index % 2 === 0 }));
+    const json = { pagina: 1, ditte: rows };
+    const bodyText = JSON.stringify(json);
+    const { text, prettyPrinted } = formatResponse(response({ bodyText, json, sizeBytes: bodyText.length }), { prettyPrintLimitBytes: 100 });
+    assert.equal(prettyPrinted, true);
+    const body = bodyOf(text);
+    assert.deepEqual(JSON.parse(body), json);
+    const lines = body.trimEnd().split('\n');
+    assert.equal(lines.length, rows.length + 5);
+    assert.equal(lines[3], '    {"codice":"D0","indirizzo":{"comune":"Milano"},"attiva":true},');
+  });
+
+  it('compact layout: parses back to the same value, and only values longer than a line are split', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.integer({ min: 2, max: 80 }), (value, lineLength) => {
+        const text = formatCompactJson(value, lineLength);
+        assert.deepEqual(JSON.parse(text), JSON.parse(JSON.stringify(value)));
+        for (const line of text.split('\n')) {
+          const trimmed = line.trim().replace(/,$/, '');
+          const isBracket = /^("(?:[^"\\]|\\.)*": )?[[{]$|^[\]}]$/.test(trimmed);
+          if (!isBracket && trimmed.replace(/^"(?:[^"\\]|\\.)*": /, '').length > lineLength) {
+            // Only a primitive may be longer than the line.
+            const valuePart = trimmed.replace(/^"(?:[^"\\]|\\.)*": /, '');
+            assert.ok(!/^[[{]/.test(valuePart), `a long container stayed on one line: ${line}`);
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('compact layout matches JSON.stringify(value, null, 2) when every container is longer than a line', () => {
+    const value = { a: [1, { b: 'x' }], c: { d: null, e: [] }, f: {} };
+    assert.equal(formatCompactJson(value, 1), JSON.stringify(value, null, 2));
   });
 });

@@ -43,22 +43,19 @@ describe('workbench UI in the browser', function () {
   it('clicks through the sidebar, a tenant and a resource, and saves the screenshots', async () => {
     const api = await workbenchApi();
     // The activity-bar icon opens the container.
-    await driver.click('.activitybar .action-item a[aria-label^="Tenant API"]', { timeoutMs: 15_000 });
+    await driver.click('.activitybar a[aria-label^="Tenant API"]', { timeoutMs: 15_000 });
     await driver.waitFor({ text: 'Sign in to browse your tenants and call the API.', exact: false }, { timeoutMs: 15_000 });
 
     await signInAs(sandbox, 'mario.rossi');
     await setLicenceKeys(sandbox, 'org-rossi');
     await loadedTree(api);
     const milano = sandbox.tenants.find((tenant) => tenant.codiceAmbienteDati === 'RC-MI')!;
-    const torino = sandbox.tenants.find((tenant) => tenant.codiceAmbienteDati === 'RC-TO')!;
-    await vscode.commands.executeCommand('tenantApi.setActiveTenant', torino.id);
 
     // Expand Milano by clicking its row, then open its Ditte resource by clicking it.
-    const row = (text: string) => `${SIDEBAR} .monaco-list-row:has(.label-name:text-is("${text}"))`;
+    const row = (label: string) => `${SIDEBAR} .monaco-list-row[aria-label^="${label}"]`;
     await driver.click(row(milano.descrizioneAmbienteDati), { timeoutMs: 15_000 });
     await driver.waitFor(`${row(milano.descrizioneAmbienteDati)}[aria-expanded="true"]`, { timeoutMs: 10_000 });
-    const ditte = `${row(milano.descrizioneAmbienteDati)} ~ .monaco-list-row:has(.label-name:text-is("Ditte"))`;
-    await driver.click(ditte, { timeoutMs: 10_000 });
+    await driver.click(row('Ditte'), { timeoutMs: 10_000 });
 
     const editor = await waitFor(
       () => vscode.window.visibleTextEditors.find((candidate) => candidate.document.uri.scheme === 'tenant-api-response'),
@@ -68,6 +65,14 @@ describe('workbench UI in the browser', function () {
     await driver.waitFor(`${EDITOR} .view-lines:has-text("Service-Limit-Info")`, { timeoutMs: 15_000 });
     await driver.waitFor(`${QUOTA_ITEM}:has-text("/10,000"), ${QUOTA_ITEM}:has-text("/10.000")`, { timeoutMs: 15_000 });
 
+    // The tenant's inline action (shown on its focused row) makes it the active tenant: clicking the
+    // row focuses it (and collapses it), the action is clicked, and a last click expands it again.
+    await driver.click(row(milano.descrizioneAmbienteDati));
+    await driver.click(`${row(milano.descrizioneAmbienteDati)} .action-label[aria-label^="Set as Active Tenant"]`, { timeoutMs: 10_000 });
+    await waitFor(() => api.activeTenantId() === milano.id || undefined, { what: 'Milano to become the active tenant' });
+    await driver.waitFor(`${row(milano.descrizioneAmbienteDati)}[aria-expanded="false"]`, { timeoutMs: 10_000 });
+    await driver.click(row(milano.descrizioneAmbienteDati));
+    await driver.waitFor(`${row(milano.descrizioneAmbienteDati)}[aria-expanded="true"]`, { timeoutMs: 10_000 });
     const sidebarShot = await driver.screenshot('media/screenshot-sidebar.png', { selector: SIDEBAR });
     const responseShot = await driver.screenshot('media/screenshot-response.png', { selector: EDITOR });
     const statusShot = await driver.screenshot('media/screenshot-statusbar.png', { selector: STATUS_BAR });

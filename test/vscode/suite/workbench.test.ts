@@ -123,10 +123,6 @@ describe('workbench', function () {
     assert.ok(body && typeof body === 'object', 'the body is JSON');
     // Pretty-printed: one property per line.
     assert.ok(text.split('\n').length > 20, 'the JSON is pretty-printed');
-    // A virtual document is read-only.
-    const edit = new vscode.WorkspaceEdit();
-    edit.insert(document.uri, new vscode.Position(0, 0), 'x');
-    assert.equal(await vscode.workspace.applyEdit(edit), false);
   });
 
   it('sends a scripted request with every header, and never lets an extra header replace one', async () => {
@@ -272,16 +268,27 @@ describe('workbench', function () {
     );
   });
 
-  it('opens a 10 MB response without blocking the extension host for long', async () => {
+  it('opens a 10 MB response while the window and the extension host stay responsive', async () => {
     const milano = tenant('RC-MI');
-    // The extension host's event loop: a long block would freeze every extension and the UI's requests to them.
-    let worstLagMs = 0;
+    // The extension host's event loop: a long block would stall every extension.
+    let worstHostLagMs = 0;
     let last = performance.now();
     const ticker = setInterval(() => {
       const now = performance.now();
-      worstLagMs = Math.max(worstLagMs, now - last - 20);
+      worstHostLagMs = Math.max(worstHostLagMs, now - last - 20);
       last = now;
     }, 20);
+    // The window: how long the page takes to answer a trivial DOM query while the tab opens.
+    let done = false;
+    let worstWindowMs = 0;
+    const probeWindow = async () => {
+      while (!done && driver.available()) {
+        const started = performance.now();
+        await driver.count('.statusbar');
+        worstWindowMs = Math.max(worstWindowMs, performance.now() - started);
+      }
+    };
+    const probing = probeWindow();
     const started = performance.now();
     let summary: Summary;
     try {
@@ -289,10 +296,13 @@ describe('workbench', function () {
         method: 'GET',
         path: '/efat/api/v1/ditte',
         tenantId: milano.id,
-        query: { dimensionePagina: 40000 },
+        // About 550 bytes a row: 19,000 rows are a little over 10 MB.
+        query: { dimensionePagina: 19000 },
       })) as Summary;
     } finally {
+      done = true;
       clearInterval(ticker);
+      await probing;
     }
     const totalMs = performance.now() - started;
     assert.equal(summary.status, 200, JSON.stringify(summary.error));
@@ -301,12 +311,9 @@ describe('workbench', function () {
     assert.ok(document, 'the response tab is open');
     assert.ok(document.getText().length > 10 * 1024 * 1024);
     console.log(
-      `      10 MB response: ${(summary.sizeBytes! / 1024 / 1024).toFixed(1)} MB, format ${summary.formatMs?.toFixed(0)} ms, ` +
-        `open ${summary.openMs?.toFixed(0)} ms, request+open ${totalMs.toFixed(0)} ms, worst extension-host lag ${worstLagMs.toFixed(0)} ms`,
+      `      ${(summary.sizeBytes! / 1024 / 1024).toFixed(1)} MB response: format ${summary.formatMs?.toFixed(0)} ms, ` +
+        `open ${summary.openMs?.toFixed(0)} ms, request+open ${totalMs.toFixed(0)} ms, ` +
+        `worst extension-host lag ${worstHostLagMs.toFixed(0)} ms, worst window answer ${worstWindowMs.toFixed(0)} ms`,
     );
-    if (driver.available()) {
-      // The window still answers: the status bar can be read while the big tab is showing.
-      await driver.text(QUOTA_ITEM, { timeoutMs: 5_000 });
-    }
   });
 });
