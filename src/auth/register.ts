@@ -13,6 +13,9 @@ import { readAuthConfiguration } from './vscode/authConfiguration';
 import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, TenantApiAuthenticationProvider } from './vscode/authenticationProvider';
 import { CALLBACK_PATH, SignInController } from './vscode/signInController';
 
+/** globalState key of the active account's id (`sub`); the only sign-in data outside SecretStorage. */
+const ACTIVE_ACCOUNT_KEY = 'tenantApi.auth.activeAccount';
+
 export interface AuthenticationDependencies {
   /** The "Tenant API" LogOutputChannel (raw: everything written through it here is redacted first). */
   log: vscode.LogOutputChannel;
@@ -90,18 +93,17 @@ export function registerAuthentication(context: vscode.ExtensionContext, depende
     pending.handleCallback(new URLSearchParams(uri.query));
   };
 
-  const updateContext = () =>
-    void sessions.getAccounts().then((accounts) => vscode.commands.executeCommand('setContext', 'tenantApi.signedIn', accounts.length > 0));
-
   context.subscriptions.push(
     vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, provider, { supportsMultipleAccounts: true }),
     vscode.window.registerUriHandler({ handleUri }),
     provider,
     sessions,
   );
-  const contextSubscription = sessions.onDidChangeSessions(updateContext);
-  context.subscriptions.push(contextSubscription);
-  updateContext();
+  // The account the user picked for API calls (an id, not a secret) survives a reload.
+  const savedActive = context.globalState.get<string>(ACTIVE_ACCOUNT_KEY);
+  if (savedActive) sessions.setActiveAccount(savedActive);
+  // Start reading the stored sessions now, so that activeAccount() is known soon after activation.
+  void sessions.getAccounts();
 
   const signIn = async (options: SignInOptions = {}): Promise<AccountInfo | undefined> => {
     const session: StoredSession = await controller.signIn(options);
@@ -121,7 +123,10 @@ export function registerAuthentication(context: vscode.ExtensionContext, depende
     getAccessToken: (options) => sessions.getAccessToken(options),
     getAccounts: () => sessions.getAccounts(),
     activeAccount: () => sessions.activeAccount(),
-    setActiveAccount: (accountId) => sessions.setActiveAccount(accountId),
+    setActiveAccount: (accountId) => {
+      sessions.setActiveAccount(accountId);
+      void context.globalState.update(ACTIVE_ACCOUNT_KEY, accountId);
+    },
     signIn,
     signOut: async (accountId) => {
       const id = accountId ?? sessions.activeAccount()?.id;
