@@ -1,6 +1,8 @@
 // Sign-in inside a real VS Code against the sandbox: the real browser (the runner's robot fills the
 // sandbox's form), the redirect back through the extension's UriHandler, sessions in SecretStorage.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Authentication } from '../../../src/auth/register';
 import { SESSION_KEY_PREFIX, type StoredSession } from '../../../src/auth/sessionStore';
@@ -230,6 +232,26 @@ describe('sign-in inside VS Code', function () {
       await config().update('signInFlow', 'uriHandler', vscode.ConfigurationTarget.Global);
       await config().update('signInTimeoutSeconds', 60, vscode.ConfigurationTarget.Global);
     }
+  });
+
+  it('the "Tenant API" log tells the sign-in steps and holds no token, code, state or verifier', async () => {
+    const { repoRoot } = await driver.info();
+    const runs = path.join(repoRoot, '.vscode-test', 'runs');
+    const logs = fs.readdirSync(runs, { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('Tenant API.log'))
+      .map((name) => path.join(runs, name))
+      .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
+    assert.ok(logs.length > 0, `no "Tenant API" log under ${runs}`);
+    let text = '';
+    await until(() => (text = fs.readFileSync(logs[0], 'utf8')).includes('Signed in as'), 10_000, 'the log to be written');
+    assert.match(text, /Sign-in started \(uriHandler/);
+    assert.match(text, /redirect_uri/);
+    const stored = JSON.parse((await auth.secrets.get(SESSION_KEY_PREFIX + mario.sub)) ?? '{}') as Partial<StoredSession>;
+    for (const secret of [stored.accessToken, stored.refreshToken, stored.idToken]) {
+      if (secret) assert.ok(!text.includes(secret), 'a token reached the log');
+    }
+    assert.doesNotMatch(text, /eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\./, 'a JWT reached the log');
+    assert.doesNotMatch(text, /[?&](code|state|code_verifier|refresh_token|access_token)=(?!\[redacted)/, 'a secret query parameter reached the log');
   });
 
   it('sign-out removes the session from SecretStorage and from getSession', async () => {
