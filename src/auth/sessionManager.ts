@@ -60,6 +60,8 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
   private loading?: Promise<void>;
   private loaded = false;
   private readonly refreshes = new Map<string, Promise<StoredSession>>();
+  /** Accounts this window is signing out: their storage notifications are our own. */
+  private readonly removing = new Set<string>();
   private activeId?: string;
   private readonly changes = new Emitter<SessionChange>();
   private readonly simpleChanges = new Emitter<void>();
@@ -291,7 +293,12 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
   async removeSession(id: string): Promise<void> {
     await this.ensureLoaded();
     const session = this.sessions.get(id) ?? (await this.readStored(id)) ?? undefined;
-    await this.options.store.remove(id);
+    this.removing.add(id);
+    try {
+      await this.options.store.remove(id);
+    } finally {
+      this.removing.delete(id);
+    }
     this.forget(id);
     if (session) {
       const client = this.options.tokenClient();
@@ -325,10 +332,8 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
     if (stored === undefined) return; // transient storage error: keep what we have
     const known = this.sessions.get(id);
     if (stored === null) {
-      if (known && !this.refreshes.has(id)) {
+      if (known && !this.removing.has(id)) {
         this.logger.info(`Session of ${id} was removed in another window.`);
-        this.forget(id);
-      } else if (known) {
         this.forget(id);
       }
       return;

@@ -273,7 +273,10 @@ describe('session manager', () => {
     assert.deepEqual(JSON.parse(secrets.values.get(SESSIONS_INDEX_KEY)!), ['u2']);
     assert.ok(tokens.revoke.calledOnceWith('rt-u1-0', 'refresh_token'));
     assert.equal(details.firstCall.args[0].removed[0].account.id, 'u1');
+    assert.equal(details.callCount, 1, 'one change, not a second one from its own storage notification');
     assert.deepEqual((await manager.getAccounts()).map((account) => account.id), ['u2']);
+    await flush();
+    assert.ok(!logger.lines.some((line) => line.includes('another window')), logger.lines.join('\n'));
   });
 
   it('sign-out succeeds when revocation fails', async () => {
