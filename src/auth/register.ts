@@ -73,6 +73,10 @@ export function registerAuthentication(context: vscode.ExtensionContext, depende
     clock,
     logger,
     refreshSkewSeconds: () => readAuthConfiguration().refreshSkewSeconds,
+    currentServer: () => {
+      const { authUrl, clientId } = readAuthConfiguration();
+      return { authUrl, clientId };
+    },
   });
   const controller = new SignInController({
     extensionId: context.extension.id,
@@ -99,6 +103,10 @@ export function registerAuthentication(context: vscode.ExtensionContext, depende
     provider,
     sessions,
   );
+  context.subscriptions.push(vscode.workspace.onDidChangeConfiguration((event) => {
+    if (event.affectsConfiguration('tenantApi.authUrl') || event.affectsConfiguration('tenantApi.clientId')) sessions.serverChanged();
+  }));
+
   // The account the user picked for API calls (an id, not a secret) survives a reload.
   const savedActive = context.globalState.get<string>(ACTIVE_ACCOUNT_KEY);
   if (savedActive) sessions.setActiveAccount(savedActive);

@@ -23,7 +23,14 @@ export interface SessionManagerOptions {
   logger: Logger;
   /** tenantApi.refreshSkewSeconds. */
   refreshSkewSeconds: () => number;
+  /**
+   * The configured server (tenantApi.authUrl, clientId). Sessions from another server stay stored
+   * but are not used, so that a token never goes to the hosts of another configuration.
+   */
+  currentServer?: () => { authUrl: string; clientId: string };
 }
+
+const trimSlash = (value: string) => value.replace(/\/+$/, '');
 
 /** Access tokens without expires_in are assumed to last this long. */
 const DEFAULT_LIFETIME_SECONDS = 300;
@@ -105,9 +112,26 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
     return this.loading;
   }
 
+  /** Whether a session belongs to the configured server. */
+  private usable(session: StoredSession): boolean {
+    const server = this.options.currentServer?.();
+    return !server || (trimSlash(session.authUrl) === trimSlash(server.authUrl) && session.clientId === server.clientId);
+  }
+
   async getSessions(): Promise<StoredSession[]> {
     await this.ensureLoaded();
-    return [...this.sessions.values()];
+    return [...this.sessions.values()].filter((session) => this.usable(session));
+  }
+
+  /** Call when tenantApi.authUrl or clientId changed: the usable sessions may differ. */
+  serverChanged(): void {
+    const all = [...this.sessions.values()];
+    this.changes.fire({
+      added: all.filter((session) => this.usable(session)),
+      removed: all.filter((session) => !this.usable(session)),
+      changed: [],
+    });
+    this.simpleChanges.fire();
   }
 
   async getAccounts(): Promise<AccountInfo[]> {
@@ -116,7 +140,8 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
 
   activeAccount(): AccountInfo | undefined {
     const active = this.activeId ? this.sessions.get(this.activeId) : undefined;
-    return (active ?? this.sessions.values().next().value)?.account;
+    if (active && this.usable(active)) return active.account;
+    return [...this.sessions.values()].find((session) => this.usable(session))?.account;
   }
 
   setActiveAccount(accountId: string): void {
@@ -135,7 +160,7 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
     await this.ensureLoaded();
     const id = options.accountId ?? this.activeAccount()?.id;
     const session = id ? this.sessions.get(id) : undefined;
-    if (!id || !session) throw new SignInRequiredError();
+    if (!id || !session || !this.usable(session)) throw new SignInRequiredError();
     if (!options.forceRefresh && !this.needsRefresh(session)) return session;
     return this.refreshOnce(id, options.forceRefresh === true);
   }

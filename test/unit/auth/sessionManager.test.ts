@@ -296,6 +296,33 @@ describe('session manager', () => {
     assert.deepEqual(JSON.parse(secrets.values.get(SESSIONS_INDEX_KEY)!), ['a', 'b']);
   });
 
+  it('uses only the sessions of the configured server, and says so when the server changes', async () => {
+    let server = { authUrl: 'http://auth.test/', clientId: 'tenant-api-workbench' };
+    const scoped = new SessionManager({
+      store: new SessionStore(secrets, logger),
+      tokenClient: () => tokens.client,
+      clock: systemClock,
+      logger,
+      refreshSkewSeconds: () => 60,
+      currentServer: () => server,
+    });
+    seed(session('a'), session('b', { authUrl: 'https://production.example.com' }));
+    assert.deepEqual((await scoped.getAccounts()).map((account) => account.id), ['a']);
+    scoped.setActiveAccount('b');
+    assert.equal(scoped.activeAccount()?.id, 'a', 'a session of another server is never active');
+    await assert.rejects(scoped.getAccessToken({ accountId: 'b' }), SignInRequiredError);
+
+    const details = sinon.spy();
+    scoped.onDidChange(details);
+    server = { authUrl: 'https://production.example.com', clientId: 'tenant-api-workbench' };
+    scoped.serverChanged();
+    assert.deepEqual(details.firstCall.args[0].added.map((s: StoredSession) => s.account.id), ['b']);
+    assert.deepEqual(details.firstCall.args[0].removed.map((s: StoredSession) => s.account.id), ['a']);
+    assert.equal(await scoped.getAccessToken(), 'at-b-0');
+    assert.ok(stored('a'), 'the other server\'s session stays stored');
+    scoped.dispose();
+  });
+
   it('logs no token', async () => {
     seed(session('u1', { expiresAt: Date.now() - 1 }));
     await manager.getAccessToken();
