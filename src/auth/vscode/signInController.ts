@@ -106,10 +106,19 @@ export class SignInController {
       (flow) => this.withProgress(flow, config.timeoutSeconds, (signal) => runner.run(flow, signInOptions, signal)),
       async (failed, error, next) => {
         const tryNext = vscode.l10n.t('Try {0}', flowName(next));
-        const answer = await vscode.window.showWarningMessage(
-          vscode.l10n.t('Sign-in with {0} did not complete: {1}', flowName(failed), error instanceof Error ? error.message : String(error)),
-          tryNext,
-        );
+        // An unanswered question must not hold the sign-in (and every later one joining it) forever.
+        let timer: unknown;
+        const unanswered = new Promise<undefined>((resolve) => {
+          timer = this.options.clock.setTimeout(() => resolve(undefined), config.timeoutSeconds * 1000);
+        });
+        const answer = await Promise.race([
+          Promise.resolve(vscode.window.showWarningMessage(
+            vscode.l10n.t('Sign-in with {0} did not complete: {1}', flowName(failed), error instanceof Error ? error.message : String(error)),
+            tryNext,
+          )),
+          unanswered,
+        ]);
+        this.options.clock.clearTimeout(timer);
         return answer === tryNext;
       },
     );
