@@ -186,6 +186,10 @@ const handlers: Record<string, Handler> = {
     if (typeof body.approveConsent === 'boolean') target.robot.setApproveConsent(body.approveConsent);
     return {};
   },
+  async 'robot/setUserCode'(body, target) {
+    target.robot.setUserCode(str(body, 'userCode'));
+    return {};
+  },
   async 'robot/setMode'(body, target) {
     const mode = str(body, 'mode');
     if (mode !== 'signIn' && mode !== 'ignore') throw new DriverError('mode is "signIn" or "ignore"');

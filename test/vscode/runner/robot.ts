@@ -2,7 +2,7 @@
 // browser (vscode.env.openExternal in code-server opens a new tab). It fills in the sandbox's form
 // (fields `username` and `password`), submits it, approves a consent page, and lets the redirect go
 // back to code-server's /callback URL, which hands the URI to the extension's UriHandler.
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 
 export type RobotMode = 'signIn' | 'ignore';
 
@@ -16,7 +16,9 @@ export interface RobotEvent {
   seq: number;
   at: string;
   /** What the robot saw or did: 'page', 'proxyRewrite', 'ignored', 'noCredentials', 'filledSignIn',
-   *  'signInRepeated', 'approvedConsent', 'unknownPage', 'callback', 'error'. */
+   *  'signInRepeated', 'approvedConsent', 'needUserCode', 'filledUserCode', 'confirmedDevice',
+   *  'errorPage' (an error shown on a sign-in page), 'donePage' (a sign-in page without a form, such as
+   *  "sign-in complete"), 'unknownPage', 'callback', 'navigationFailed', 'opened', 'error'. */
   action: string;
   /** The page's URL with query values redacted (names kept; a few harmless values kept). */
   url: string;
@@ -41,9 +43,12 @@ export function redactUrl(raw: string): string {
   }
 }
 
-const signInPath = /\/connect\/authorize\b|\/interaction\//;
+const signInPath = /\/connect\/authorize\b|\/interaction\/|\/connect\/device\b|\/device\b/;
+const devicePath = /\/device\b/;
+/** Forms that cancel: never the robot's choice. */
+const cancelForm = /abort|deny|cancel|reject/i;
 const callbackPath = /(^|\/)callback$/;
-const consentButtonText = /continue|allow|authori[sz]e|accept|approve|consent|yes|confirm|consenti|autorizza|continua/i;
+const consentButtonText = /continue|allow|authori[sz]e|accept|approve|consent|yes|confirm|consenti|autorizza|continua|prosegui/i;
 
 export interface RobotOptions {
   /** code-server's port: URLs under its /proxy/<port>/ are sign-in pages tunnelled through it. */
@@ -57,6 +62,9 @@ export class SignInRobot {
   private mode: RobotMode = 'signIn';
   private credentials: RobotCredentials | undefined;
   private approveConsent = true;
+  private userCode: string | undefined;
+  /** Device pages that asked for a user code before the test gave one. */
+  private readonly waitingForCode = new Set<Page>();
   private readonly history: RobotEvent[] = [];
   private readonly waiters = new Set<() => void>();
   private readonly attempts = new WeakMap<Page, number>();
@@ -86,6 +94,16 @@ export class SignInRobot {
     this.mode = mode;
   }
 
+  /** The device flow's user code, typed on the verification page; pages already waiting for it get it now. */
+  setUserCode(code: string | undefined): void {
+    this.userCode = code;
+    if (!code) return;
+    for (const page of [...this.waitingForCode]) {
+      this.waitingForCode.delete(page);
+      if (!page.isClosed()) this.enqueue(page, true);
+    }
+  }
+
   setApproveConsent(approve: boolean): void {
     this.approveConsent = approve;
   }
@@ -93,6 +111,8 @@ export class SignInRobot {
   /** Forgets credentials and events, back to 'signIn' mode with no credentials. */
   reset(): void {
     this.credentials = undefined;
+    this.userCode = undefined;
+    this.waitingForCode.clear();
     this.mode = 'signIn';
     this.approveConsent = true;
     this.history.length = 0;
@@ -145,14 +165,21 @@ export class SignInRobot {
     }, () => undefined);
   }
 
-  private enqueue(page: Page): void {
+  private enqueue(page: Page, again = false): void {
     const url = page.url();
     const previous = this.queues.get(page) ?? Promise.resolve();
-    const next = previous.then(() => (page.isClosed() || page.url() !== url ? undefined : this.handle(page, url)));
+    const next = previous.then(() => (page.isClosed() || page.url() !== url ? undefined : this.handle(page, url, again)));
     this.queues.set(page, next.catch((error: Error) => this.record('error', url, error.message.split('\n')[0])));
   }
 
-  private async handle(page: Page, raw: string): Promise<void> {
+  private async submitForm(field: Locator): Promise<void> {
+    const form = field.locator('xpath=ancestor::form[1]');
+    const submit = form.locator('button[type="submit"], input[type="submit"], button:not([type])').first();
+    if ((await submit.count()) > 0) await submit.click();
+    else await field.press('Enter');
+  }
+
+  private async handle(page: Page, raw: string, again = false): Promise<void> {
     let url: URL;
     try {
       url = new URL(raw);
@@ -180,11 +207,26 @@ export class SignInRobot {
     }
 
     if (!signInPath.test(url.pathname)) {
-      this.record('page', raw);
+      if (!again) this.record('page', raw);
       return;
     }
     if (this.mode === 'ignore') {
       this.record('ignored', raw, 'mode ignore: leaving the sign-in page alone');
+      return;
+    }
+
+    // The device flow's verification page: a visible user_code field to fill in, then a confirmation.
+    const codeInput = page.locator('input[name="user_code"]:not([type="hidden"])');
+    if (devicePath.test(url.pathname) && (await codeInput.count()) > 0) {
+      const current = await codeInput.first().inputValue();
+      if (!current && !this.userCode) {
+        this.waitingForCode.add(page);
+        this.record('needUserCode', raw, 'a device code page: waiting for driver.robot.setUserCode(code)');
+        return;
+      }
+      if (!current) await codeInput.first().fill(this.userCode!);
+      this.record('filledUserCode', raw, current ? 'code already filled in' : 'typed the user code');
+      await this.submitForm(codeInput.first());
       return;
     }
 
@@ -200,36 +242,45 @@ export class SignInRobot {
         this.record('signInRepeated', raw, 'the sign-in form came back 3 times: credentials refused? leaving it');
         return;
       }
-      const form = page.locator('form', { has: password }).first();
+      const form = password.first().locator('xpath=ancestor::form[1]');
       const username = form.locator('input[name="username"], input[name="login"]').first();
       await username.fill(this.credentials.username);
       await password.first().fill(this.credentials.password);
       this.record('filledSignIn', raw, `username ${this.credentials.username}, attempt ${attempt}`);
-      const submit = form.locator('button[type="submit"], input[type="submit"], button:not([type])').first();
-      if ((await submit.count()) > 0) await submit.click();
-      else await password.first().press('Enter');
+      await this.submitForm(password.first());
       return;
     }
 
     const submits = page.locator('form button[type="submit"], form input[type="submit"], form button:not([type])');
     const count = await submits.count();
     if (count > 0 && this.approveConsent) {
-      let chosen = submits.first();
+      let chosen: Locator | undefined;
+      let fallback: Locator | undefined;
       for (let index = 0; index < count; index++) {
         const candidate = submits.nth(index);
+        const form = candidate.locator('xpath=ancestor::form[1]');
+        const formSays = `${(await form.getAttribute('action').catch(() => '')) ?? ''} ${(await form.getAttribute('id').catch(() => '')) ?? ''}`;
         const label = (await candidate.innerText().catch(() => '')) || (await candidate.getAttribute('value')) || '';
+        const name = (await candidate.getAttribute('name')) ?? '';
+        if (cancelForm.test(formSays) || cancelForm.test(name) || /^(cancel|deny|abort|annulla|nega|rifiuta)$/i.test(label.trim())) continue;
+        fallback ??= candidate;
         if (consentButtonText.test(label)) {
           chosen = candidate;
           break;
         }
       }
-      const label = (await chosen.innerText().catch(() => '')) || (await chosen.getAttribute('value')) || '';
-      this.record('approvedConsent', raw, `clicked "${label.trim()}"`);
-      await chosen.click();
-      return;
+      chosen ??= fallback;
+      if (chosen) {
+        const label = (await chosen.innerText().catch(() => '')) || (await chosen.getAttribute('value')) || '';
+        this.record(devicePath.test(url.pathname) ? 'confirmedDevice' : 'approvedConsent', raw, `clicked "${label.trim()}"`);
+        await chosen.click();
+        return;
+      }
     }
 
     const text = (await page.locator('body').innerText().catch(() => '')).replace(/\s+/g, ' ').trim().slice(0, 300);
-    this.record('unknownPage', raw, `no form the robot knows; page says: ${text}`);
+    if ((await page.locator('#error, [role="alert"], .error').count()) > 0) this.record('errorPage', raw, text);
+    else if ((await page.locator('form').count()) === 0) this.record('donePage', raw, text);
+    else this.record('unknownPage', raw, `no form the robot knows; page says: ${text}`);
   }
 }

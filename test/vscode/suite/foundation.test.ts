@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { driver, driverVariable } from './helpers/driver';
 import { startStandInSignIn, type StandInSignIn } from './helpers/standInSignIn';
+import { startSandbox, type Sandbox } from '../../sandbox';
 
 const extensionId = 'tenant-api.tenant-api-workbench';
 
@@ -104,6 +105,52 @@ describe('test driver (code-server runner)', () => {
     await driver.robot.waitFor('ignored', { since, timeoutMs: 15_000 });
     await new Promise((resolve) => setTimeout(resolve, 500));
     assert.deepEqual(standIn.logins, []);
+  });
+});
+
+describe('sign-in robot on the sandbox pages', () => {
+  let sandbox: Sandbox | undefined;
+
+  before(async function () {
+    if (!driver.available()) return this.skip();
+    sandbox = await startSandbox({ deviceCodeIntervalSeconds: 1 });
+  });
+
+  after(async () => {
+    await sandbox?.close();
+    if (driver.available()) {
+      await driver.robot.reset();
+      await driver.closePages();
+    }
+  });
+
+  it('types the device code, confirms and signs in: the device code grant then issues tokens', async () => {
+    assert.ok(sandbox);
+    const form = (fields: Record<string, string>) => ({
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    });
+    const clientId = sandbox.clients.public.clientId;
+    const authorization = await fetch(`${sandbox.authUrl}/connect/deviceauthorization`, form({ client_id: clientId, scope: `openid profile ${sandbox.apiScope}` }));
+    assert.equal(authorization.status, 200, await authorization.clone().text());
+    const device = (await authorization.json()) as { device_code: string; user_code: string; verification_uri: string };
+    const user = sandbox.users[0];
+    await driver.robot.setCredentials({ username: user.username, password: user.password });
+    const since = await driver.robot.lastSeq();
+    await driver.open(device.verification_uri);
+    // As in a real test, the code may only be known after the page opened: the robot waits for it.
+    await driver.robot.waitFor('needUserCode', { since, timeoutMs: 15_000 });
+    await driver.robot.setUserCode(device.user_code);
+    let token: Response | undefined;
+    for (let attempt = 0; attempt < 30; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      token = await fetch(`${sandbox.authUrl}/connect/token`, form({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: device.device_code, client_id: clientId }));
+      if (token.status === 200) break;
+    }
+    const actions = (await driver.robot.events(since)).map((event) => event.action);
+    assert.equal(token?.status, 200, `no tokens; robot actions: ${actions.join(', ')}; last answer: ${await token?.text()}`);
+    assert.ok(actions.includes('filledUserCode') && actions.includes('filledSignIn'), `robot actions: ${actions.join(', ')}`);
   });
 });
 

@@ -20,7 +20,10 @@ export interface PageInfo {
 export interface RobotEvent {
   seq: number;
   at: string;
-  action: 'page' | 'proxyRewrite' | 'ignored' | 'noCredentials' | 'filledSignIn' | 'signInRepeated' | 'approvedConsent' | 'unknownPage' | 'callback' | 'error' | string;
+  action:
+    | 'opened' | 'page' | 'navigationFailed' | 'proxyRewrite' | 'ignored' | 'noCredentials' | 'filledSignIn'
+    | 'signInRepeated' | 'approvedConsent' | 'needUserCode' | 'filledUserCode' | 'confirmedDevice'
+    | 'errorPage' | 'donePage' | 'unknownPage' | 'callback' | 'error' | (string & {});
   url: string;
   detail?: string;
 }
@@ -131,6 +134,13 @@ export const driver = {
     /** Sign in with these on the next sign-in pages (mode back to 'signIn'); consent is approved unless told not to. */
     async setCredentials(credentials: { username: string; password: string }, options: { approveConsent?: boolean } = {}): Promise<void> {
       await call('robot/setCredentials', { ...credentials, ...options });
+    },
+    /**
+     * The device flow's user code: the robot types it on the verification page (/connect/device), then
+     * confirms and signs in with the credentials. A page that asked before the code was set gets it now.
+     */
+    async setUserCode(userCode: string): Promise<void> {
+      await call('robot/setUserCode', { userCode });
     },
     /** Leave sign-in pages alone (for cancel and time-out tests). */
     async ignore(): Promise<void> {
