@@ -15,7 +15,14 @@ import {
 } from './requestInput';
 
 const BACK = Symbol('back');
+/** What pick() and input() resolve with: a value, Back, or undefined when the user cancelled. */
 type StepResult<T> = T | typeof BACK | undefined;
+/** What a step resolves with. */
+type Step = 'next' | 'back' | 'cancel';
+
+function outcome(result: StepResult<unknown>): Step {
+  return result === undefined ? 'cancel' : result === BACK ? 'back' : 'next';
+}
 
 interface FlowState {
   method?: string;
@@ -39,22 +46,29 @@ interface FlowDeps {
  */
 export async function askForRequest(deps: FlowDeps, initial: Partial<SendRequestArgs> = {}): Promise<NormalizedRequest | undefined> {
   const state: FlowState = { method: initial.method, path: initial.path };
-  const steps: Array<(step: number, total: number) => Promise<StepResult<void>>> = [
-    (step, total) => pickMethod(state, step, total),
-    (step, total) => pickPath(deps, state, step, total),
-    (step, total) => pickTenant(deps, state, step, total),
-    (step, total) => askQuery(state, step, total),
-    (step, total) => askBody(state, step, total),
-    (step, total) => askHeaders(state, step, total),
+  const steps: Array<() => Promise<Step>> = [
+    () => pickMethod(state),
+    () => pickPath(deps, state),
+    () => pickTenant(deps, state),
+    () => askQuery(state),
+    () => askBody(state),
+    () => askHeaders(state),
   ];
+  // A step that does not apply (no tenant for a base path, no body for GET) returns at once;
+  // Back from the next step must skip it too, so remember which steps really asked.
+  const asked: number[] = [];
   let index = 0;
   while (index < steps.length) {
-    const total = state.method && !methodTakesBody(state.method) ? steps.length - 1 : steps.length;
-    const displayed = index >= 4 && state.method && !methodTakesBody(state.method) ? index : index + 1;
-    const result = await steps[index](displayed, total);
-    if (result === undefined) return undefined;
-    if (result === BACK) index = Math.max(0, index - 1);
-    else index++;
+    const shown = { value: false };
+    currentStepShown = shown;
+    const result = await steps[index]();
+    if (result === 'cancel') return undefined;
+    if (result === 'back') {
+      index = asked.pop() ?? 0;
+      continue;
+    }
+    if (shown.value) asked.push(index);
+    index++;
   }
   const headers = parseHeaderText(state.headers ?? '');
   return normalizeArgs({
@@ -67,28 +81,32 @@ export async function askForRequest(deps: FlowDeps, initial: Partial<SendRequest
   });
 }
 
-function title(step: number, total: number): string {
-  return vscode.l10n.t('Send Request ({0}/{1})', step, total);
+/** Set by each step that shows an input, so that Back can skip the steps that did not. */
+let currentStepShown = { value: false };
+
+function title(what: string): string {
+  currentStepShown.value = true;
+  return vscode.l10n.t('Send Request: {0}', what);
 }
 
-async function pickMethod(state: FlowState, step: number, total: number): Promise<StepResult<void>> {
+async function pickMethod(state: FlowState): Promise<Step> {
   const items = METHODS.map((method) => ({
     label: method,
     description: methodTakesBody(method) ? vscode.l10n.t('with a JSON body') : undefined,
   }));
   const picked = await pick(items, {
-    title: title(step, total),
+    title: title(vscode.l10n.t('method')),
     placeholder: vscode.l10n.t('HTTP method'),
     active: state.method,
     back: false,
   });
-  if (picked === undefined || picked === BACK) return picked;
+  if (picked === undefined || picked === BACK) return outcome(picked);
   state.method = picked.label;
   if (!methodTakesBody(state.method)) state.body = undefined;
-  return;
+  return 'next';
 }
 
-async function pickPath(deps: FlowDeps, state: FlowState, step: number, total: number): Promise<StepResult<void>> {
+async function pickPath(deps: FlowDeps, state: FlowState): Promise<Step> {
   const known = deps.api.endpoints();
   const seen = new Set<string>();
   const items: Array<vscode.QuickPickItem & { path?: string }> = [];
@@ -112,7 +130,7 @@ async function pickPath(deps: FlowDeps, state: FlowState, step: number, total: n
 
   return new Promise((resolve) => {
     const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem & { path?: string }>();
-    const baseTitle = title(step, total);
+    const baseTitle = title(vscode.l10n.t('path'));
     quickPick.title = baseTitle;
     quickPick.placeholder = vscode.l10n.t('Path, for example /api/configurazioni (a query such as ?pagina=2 may follow)');
     quickPick.buttons = [vscode.QuickInputButtons.Back];
@@ -131,7 +149,7 @@ async function pickPath(deps: FlowDeps, state: FlowState, step: number, total: n
     };
     refreshItems();
     let done = false;
-    const finish = (result: StepResult<void>) => {
+    const finish = (result: Step) => {
       if (done) return;
       done = true;
       resolve(result);
@@ -141,7 +159,7 @@ async function pickPath(deps: FlowDeps, state: FlowState, step: number, total: n
       quickPick.title = baseTitle;
       refreshItems();
     });
-    quickPick.onDidTriggerButton(() => finish(BACK));
+    quickPick.onDidTriggerButton(() => finish('back'));
     quickPick.onDidAccept(() => {
       const value = quickPick.selectedItems[0]?.path ?? quickPick.value.trim();
       const split = splitPathAndQuery(value);
@@ -152,22 +170,23 @@ async function pickPath(deps: FlowDeps, state: FlowState, step: number, total: n
       }
       state.path = split.path;
       if (Object.keys(split.query).length > 0) state.query = new URLSearchParams(split.query).toString();
-      finish();
+      finish('next');
     });
-    quickPick.onDidHide(() => finish(undefined));
+    quickPick.onDidHide(() => finish('cancel'));
     quickPick.show();
   });
 }
 
-async function pickTenant(deps: FlowDeps, state: FlowState, step: number, total: number): Promise<StepResult<void>> {
+async function pickTenant(deps: FlowDeps, state: FlowState): Promise<Step> {
   const route = deps.api.routeFor(state.path ?? '/');
   const needsTenant = route?.tenantScoped === true || route?.host === 'cluster';
   if (route && !needsTenant) {
     state.tenant = null;
-    return;
+    return 'next';
   }
   const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem & { tenant?: TenantRecord | null }>();
-  quickPick.title = title(step, total);
+  const baseTitle = title(needsTenant ? vscode.l10n.t('tenant') : vscode.l10n.t('host'));
+  quickPick.title = baseTitle;
   quickPick.placeholder = needsTenant
     ? vscode.l10n.t('Tenant: the call goes to its cluster with its User-Tenant header')
     : vscode.l10n.t('Host: the base URL, or a tenant\'s cluster');
@@ -208,30 +227,30 @@ async function pickTenant(deps: FlowDeps, state: FlowState, step: number, total:
   if (current) quickPick.activeItems = [current];
   return new Promise((resolve) => {
     let done = false;
-    const finish = (result: StepResult<void>) => {
+    const finish = (result: Step) => {
       if (done) return;
       done = true;
       resolve(result);
       quickPick.dispose();
     };
-    quickPick.onDidTriggerButton(() => finish(BACK));
+    quickPick.onDidTriggerButton(() => finish('back'));
     quickPick.onDidAccept(() => {
       const chosen = quickPick.selectedItems[0];
       if (!chosen || chosen.tenant === undefined) return;
       if (chosen.tenant && !chosen.tenant.usable) {
-        quickPick.title = `${title(step, total)} · ${chosen.tenant.unusableReason ?? vscode.l10n.t('This tenant cannot be called.')}`;
+        quickPick.title = `${baseTitle} · ${chosen.tenant.unusableReason ?? vscode.l10n.t('This tenant cannot be called.')}`;
         return;
       }
       state.tenant = chosen.tenant;
-      finish();
+      finish('next');
     });
-    quickPick.onDidHide(() => finish(undefined));
+    quickPick.onDidHide(() => finish('cancel'));
   });
 }
 
-function askQuery(state: FlowState, step: number, total: number): Promise<StepResult<void>> {
+function askQuery(state: FlowState): Promise<Step> {
   return input({
-    title: title(step, total),
+    title: title(vscode.l10n.t('query')),
     prompt: vscode.l10n.t('Query parameters (optional), for example pagina=2&dimensionePagina=50'),
     value: state.query ?? '',
     validate: (value) => (/\s/.test(value.trim()) ? vscode.l10n.t('Encode spaces as %20 or +.') : undefined),
@@ -241,10 +260,10 @@ function askQuery(state: FlowState, step: number, total: number): Promise<StepRe
   });
 }
 
-function askBody(state: FlowState, step: number, total: number): Promise<StepResult<void>> {
-  if (!state.method || !methodTakesBody(state.method)) return Promise.resolve();
+function askBody(state: FlowState): Promise<Step> {
+  if (!state.method || !methodTakesBody(state.method)) return Promise.resolve('next');
   return input({
-    title: title(step, total),
+    title: title(vscode.l10n.t('body')),
     prompt: vscode.l10n.t('JSON body (optional), for example {"descrizione": "Nuova"}'),
     value: state.body ?? '',
     validate: validateJsonBody,
@@ -254,9 +273,9 @@ function askBody(state: FlowState, step: number, total: number): Promise<StepRes
   });
 }
 
-function askHeaders(state: FlowState, step: number, total: number): Promise<StepResult<void>> {
+function askHeaders(state: FlowState): Promise<Step> {
   return input({
-    title: title(step, total),
+    title: title(vscode.l10n.t('extra headers')),
     prompt: vscode.l10n.t(
       'Extra headers (optional), "Name: value" separated by ";". Authorization, Authorization-Key and User-Tenant are set for you.',
     ),
@@ -306,7 +325,7 @@ function input(options: {
   value: string;
   validate: (value: string) => string | undefined;
   accept: (value: string) => void;
-}): Promise<StepResult<void>> {
+}): Promise<Step> {
   const box = vscode.window.createInputBox();
   box.title = options.title;
   box.prompt = options.prompt;
@@ -315,7 +334,7 @@ function input(options: {
   box.ignoreFocusOut = false;
   return new Promise((resolve) => {
     let done = false;
-    const finish = (result: StepResult<void>) => {
+    const finish = (result: Step) => {
       if (done) return;
       done = true;
       resolve(result);
@@ -324,15 +343,15 @@ function input(options: {
     box.onDidChangeValue((value) => {
       box.validationMessage = options.validate(value);
     });
-    box.onDidTriggerButton(() => finish(BACK));
+    box.onDidTriggerButton(() => finish('back'));
     box.onDidAccept(() => {
       const error = options.validate(box.value);
       box.validationMessage = error;
       if (error) return;
       options.accept(box.value);
-      finish();
+      finish('next');
     });
-    box.onDidHide(() => finish(undefined));
+    box.onDidHide(() => finish('cancel'));
     box.show();
   });
 }

@@ -78,4 +78,60 @@ describe('workbench UI in the browser', function () {
     const statusShot = await driver.screenshot('media/screenshot-statusbar.png', { selector: STATUS_BAR });
     for (const file of [sidebarShot, responseShot, statusShot]) assert.match(file, /media\/screenshot-\w+\.png$/);
   });
+
+  it('sends a request through the quick-input flow typed on the keyboard', async () => {
+    const before = sandbox.requests.length;
+    const input = '.quick-input-widget .quick-input-box input';
+    const step = async (title: string, keys: string) => {
+      try {
+        await driver.waitFor(`.quick-input-widget .quick-input-title:has-text("${title}")`, { timeoutMs: 10_000 });
+      } catch (error) {
+        await driver.screenshot('quick-input-failure');
+        throw new Error(`the step "${title}" did not show (screenshot test/vscode/screenshots/quick-input-failure.png): ${String(error)}`);
+      }
+      if (keys) await driver.type(keys);
+      await driver.press('Enter');
+    };
+    const running = vscode.commands.executeCommand('tenantApi.sendRequest') as Thenable<{ status?: number } | undefined>;
+    await driver.waitFor(input, { timeoutMs: 10_000 });
+    await step('Send Request: method', 'GET');
+    // The path step suggests the known endpoints; typing filters them, Enter takes the typed path.
+    await driver.waitFor('.quick-input-list .monaco-list-row:has-text("/api/configurazioni")', { timeoutMs: 10_000 });
+    await step('Send Request: path', '/api/configurazioni');
+    await step('Send Request: query', 'pagina=1');
+    await step('Send Request: extra headers', 'X-Trace: typed');
+    const summary = await running;
+    assert.equal(summary?.status, 200);
+    const received = sandbox.requests.slice(before).find((request) => request.path === '/api/configurazioni');
+    assert.ok(received, 'the request reached the sandbox');
+    assert.equal(received.headers['x-trace'], 'typed');
+    assert.match(received.url, /pagina=1/);
+  });
+
+  it('asks for the tenant when the path is served by a tenant\'s cluster', async () => {
+    const torino = sandbox.tenants.find((tenant) => tenant.codiceAmbienteDati === 'RC-TO')!;
+    const before = sandbox.requests.length;
+    const title = (text: string) => driver.waitFor(`.quick-input-widget .quick-input-title:has-text("${text}")`, { timeoutMs: 10_000 });
+    const running = vscode.commands.executeCommand('tenantApi.sendRequest') as Thenable<{ status?: number } | undefined>;
+    await title('Send Request: method');
+    await driver.type('GET');
+    await driver.press('Enter');
+    await title('Send Request: path');
+    await driver.type('/efat/api/v1/ditte?dimensionePagina=2');
+    await driver.press('Enter');
+    await title('Send Request: tenant');
+    await driver.waitFor(`.quick-input-list .monaco-list-row:has-text("${torino.descrizioneAmbienteDati}")`, { timeoutMs: 15_000 });
+    await driver.type('Torino');
+    await driver.press('Enter');
+    await title('Send Request: query');
+    await driver.press('Enter');
+    await title('Send Request: extra headers');
+    await driver.press('Enter');
+    const summary = await running;
+    assert.equal(summary?.status, 200);
+    const received = sandbox.requests.slice(before).find((request) => request.path === '/efat/api/v1/ditte');
+    assert.ok(received, 'the request reached the sandbox');
+    assert.equal(received.headers['user-tenant'], torino.id);
+    assert.match(received.url, /dimensionePagina=2/);
+  });
 });
