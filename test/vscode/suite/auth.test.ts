@@ -67,6 +67,8 @@ describe('sign-in inside VS Code', function () {
       await config().update(name, undefined, vscode.ConfigurationTarget.Global);
     }
     await sandbox?.close();
+    // Leave no sign-in notification behind for the suites that follow.
+    await vscode.commands.executeCommand('notifications.clearAll');
   });
 
   afterEach(async () => {
