@@ -54,7 +54,7 @@ function parseArgs(argv: string[]): Options {
 
 function usage(problem?: string): never {
   if (problem) console.error(problem);
-  console.error(
+  (problem ? console.error : console.log)(
     'usage: npm run test:vscode -- [--grep <pattern>] [--timeout <seconds>] [--no-build] [--verbose] [--keep]\n' +
       '  --grep      run only tests whose full title matches the pattern (a regular expression)\n' +
       '  --timeout   time limit for the whole suite (default 900 s, or TENANT_API_TEST_TIMEOUT_SECONDS)\n' +
