@@ -204,14 +204,16 @@ async function main(): Promise<number> {
     // and print everything from the suite's first line on.
     const startupLines: string[] = [];
     let suiteRunning = false;
+    let suiteEnded = false;
     await page.exposeFunction('codeAutomationLog', (type: string, message: unknown) => {
       const text = typeof message === 'string' ? message : Array.isArray(message) ? message.join(' ') : JSON.stringify(message);
       if (!suiteRunning && startPattern.test(text)) {
         suiteRunning = true;
         firstLine?.();
       }
-      if (!suiteRunning && !options.verbose) {
-        startupLines.push(`[${type}] ${text}`);
+      if ((!suiteRunning || suiteEnded) && !options.verbose) {
+        // Before the suite: kept for a failed start. After it: the workbench shutting down.
+        if (!suiteRunning) startupLines.push(`[${type}] ${text}`);
         return;
       }
       suiteLines.push(text);
@@ -228,6 +230,7 @@ async function main(): Promise<number> {
           fs.writeFileSync(file, entry.contents);
         }
       }
+      suiteEnded = true;
       exitCode?.(code);
     });
     page.on('pageerror', (error) => options.verbose && say(`[page error] ${error.message}`));
