@@ -45,6 +45,8 @@ export interface MessageNode {
   kind: 'message';
   id: string;
   message: string;
+  /** Shown beside the message (the error's own words). */
+  description?: string;
   icon: 'loading' | 'error' | 'info' | 'warning' | 'sign-in' | 'account';
   tooltip?: string;
   action?: NodeAction;
@@ -115,7 +117,7 @@ export function accountChildren(
       {
         kind: 'message',
         id: `${prefix}empty`,
-        message: l10n.t('No tenants for this account. Refresh'),
+        message: l10n.t('No tenants for this account. Click to refresh'),
         tooltip: l10n.t('The platform lists no data area for this user. Ask your administrator for access, then refresh.'),
         icon: 'info',
         action: { command: COMMANDS.refresh, title: l10n.t('Refresh Tenants') },
@@ -132,12 +134,18 @@ export function accountChildren(
 }
 
 function errorNode(prefix: string, state: Extract<TenantsState, { kind: 'error' }>): MessageNode {
-  const base = { kind: 'message' as const, id: `${prefix}error`, icon: 'error' as const, tooltip: state.message };
+  const base = {
+    kind: 'message' as const,
+    id: `${prefix}error`,
+    icon: 'error' as const,
+    tooltip: state.message,
+    description: state.message,
+  };
   switch (state.errorKind) {
     case 'auth':
       return {
         ...base,
-        message: l10n.t('Your session has expired. Sign in again'),
+        message: l10n.t('Your session has expired. Click to sign in again'),
         icon: 'sign-in',
         action: { command: COMMANDS.signIn, title: l10n.t('Sign In') },
       };
@@ -145,7 +153,7 @@ function errorNode(prefix: string, state: Extract<TenantsState, { kind: 'error' 
     case 'hostValidation':
       return {
         ...base,
-        message: l10n.t('Check the Tenant API settings: {0}', state.message),
+        message: l10n.t('Check the Tenant API settings. Click to open them'),
         action: { command: COMMANDS.openSettings, title: l10n.t('Open Settings'), args: ['tenantApi'] },
       };
     case 'licenceMissing':
@@ -153,21 +161,21 @@ function errorNode(prefix: string, state: Extract<TenantsState, { kind: 'error' 
     case 'licenceUnknown':
       return {
         ...base,
-        message: l10n.t('Set a licence key: {0}', state.message),
+        message: l10n.t('A licence key is needed. Click to set one'),
         action: { command: COMMANDS.setLicenceKey, title: l10n.t('Set Licence Key'), args: state.module ? [state.module] : [] },
       };
     case 'weeklyQuota':
     case 'quotaReached':
       return {
         ...base,
-        message: l10n.t('Weekly quota reached: {0}', state.message),
+        message: l10n.t('Weekly quota reached. Click to see the usage'),
         icon: 'warning',
         action: { command: COMMANDS.showQuota, title: l10n.t('Show API Usage') },
       };
     default:
       return {
         ...base,
-        message: l10n.t('Could not load tenants: {0} Retry', state.message),
+        message: l10n.t('Could not load the tenants. Click to retry'),
         action: { command: COMMANDS.refresh, title: l10n.t('Retry') },
       };
   }
@@ -191,7 +199,7 @@ export function tenantChildren(node: TenantNode, endpoints: EndpointDefinition[]
       {
         kind: 'message',
         id: `${node.id}/no-resources`,
-        message: l10n.t('No known resources. Add some in the tenantApi.endpoints setting'),
+        message: l10n.t('No known resources. Click to add some (setting tenantApi.endpoints)'),
         icon: 'info',
         action: { command: COMMANDS.openSettings, title: l10n.t('Open Settings'), args: ['tenantApi.endpoints'] },
       },
@@ -271,6 +279,7 @@ export function present(node: TreeNode): NodePresentation {
     case 'message':
       return {
         label: node.message,
+        description: node.description,
         tooltip: node.tooltip ? escapeMarkdown(node.tooltip) : undefined,
         contextValue: node.action ? 'message-action' : 'message',
         icon: node.icon,
