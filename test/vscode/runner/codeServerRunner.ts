@@ -22,6 +22,7 @@ interface Options {
   suiteTimeoutMs: number;
   verbose: boolean;
   keep: boolean;
+  headed: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -31,6 +32,7 @@ function parseArgs(argv: string[]): Options {
     suiteTimeoutMs: Number(process.env.TENANT_API_TEST_TIMEOUT_SECONDS ?? 900) * 1000,
     verbose: process.env.TENANT_API_TEST_VERBOSE === '1',
     keep: false,
+    headed: false,
   };
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index];
@@ -44,6 +46,7 @@ function parseArgs(argv: string[]): Options {
     else if (arg === '--no-build') options.build = false;
     else if (arg === '--verbose') options.verbose = true;
     else if (arg === '--keep') options.keep = true;
+    else if (arg === '--headed') options.headed = true;
     else if (arg === '--timeout') options.suiteTimeoutMs = Number(value()) * 1000;
     else if (arg === '--help' || arg === '-h') usage();
     else usage(`unknown argument ${arg}`);
@@ -55,12 +58,13 @@ function parseArgs(argv: string[]): Options {
 function usage(problem?: string): never {
   if (problem) console.error(problem);
   (problem ? console.error : console.log)(
-    'usage: npm run test:vscode -- [--grep <pattern>] [--timeout <seconds>] [--no-build] [--verbose] [--keep]\n' +
+    'usage: npm run test:vscode -- [--grep <pattern>] [--timeout <seconds>] [--no-build] [--verbose] [--keep] [--headed]\n' +
       '  --grep      run only tests whose full title matches the pattern (a regular expression)\n' +
       '  --timeout   time limit for the whole suite (default 900 s, or TENANT_API_TEST_TIMEOUT_SECONDS)\n' +
       '  --no-build  use the existing dist/ (skip node esbuild.mjs --tests)\n' +
       '  --verbose   also print the browser console and the driver\'s calls\n' +
-      '  --keep      keep the editor\'s user-data-dir under .vscode-test/runs/',
+      '  --keep      keep the editor\'s user-data-dir under .vscode-test/runs/\n' +
+      '  --headed    show the browser window (needs a display)',
   );
   process.exit(problem ? 2 : 0);
 }
@@ -185,7 +189,7 @@ async function main(): Promise<number> {
     say(`code-server listening on ${server.url} after ${seconds(serverStarted)} (log: ${path.relative(repoRoot, server.logFile)})`);
 
     const browserStarted = Date.now();
-    const browser: LaunchedBrowser = await launchBrowser();
+    const browser: LaunchedBrowser = await launchBrowser({ headless: !options.headed });
     cleanup.add(() => browser.close());
     say(`Chromium ${browser.version} started in ${seconds(browserStarted)}`);
     if (interrupted) return 130;

@@ -7,6 +7,7 @@ import * as util from 'node:util';
 import Mocha from 'mocha';
 import * as vscode from 'vscode';
 import { formatSummary, startLine } from '../runner/summary';
+import { driver } from './helpers/driver';
 
 /** Set by the runner from --grep: only tests whose full title matches run. */
 const grepVariable = 'TENANT_API_TEST_GREP';
@@ -25,6 +26,19 @@ export function run(): Promise<void> {
     timeout: 60_000,
     slow: 5_000,
     forbidOnly: true,
+    rootHooks: {
+      // A failed test leaves a picture of the workbench behind: test/vscode/screenshots/failed-<title>.png
+      async afterEach(this: Mocha.Context) {
+        const test = this.currentTest;
+        if (test?.state !== 'failed' || !driver.available()) return;
+        const name = `failed-${test.fullTitle().replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80)}`;
+        try {
+          console.log(`      screenshot of the failure: ${await driver.screenshot(name)}`);
+        } catch (error) {
+          console.log(`      (no screenshot of the failure: ${(error as Error).message})`);
+        }
+      },
+    },
   });
   const grep = process.env[grepVariable];
   if (grep) {
