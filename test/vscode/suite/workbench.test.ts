@@ -168,6 +168,14 @@ describe('workbench', function () {
     assert.equal(await vscode.env.clipboard.readText(), curl);
   });
 
+  it('includes the real token and key in cURL only when asked, reading them at that moment', async () => {
+    const curl = (await vscode.commands.executeCommand('tenantApi.copyAsCurl', { includeSecrets: true })) as string;
+    const efatKey = sandbox.licenceKeys.find((key) => key.module === 'efat' && key.organizationId === 'org-rossi')!.key;
+    assert.match(curl, /-H 'authorization: Bearer [\w-]+\.[\w-]+\.[\w-]+'/i);
+    assert.match(curl, new RegExp(`-H 'authorization-key: ${efatKey}'`, 'i'));
+    assert.doesNotMatch(curl, /\$TENANT_API_/);
+  });
+
   it('re-runs a request from history', async () => {
     const before = sandbox.requests.length;
     const summary = (await vscode.commands.executeCommand('tenantApi.rerunFromHistory', { index: 0 })) as Summary;
