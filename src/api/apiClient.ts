@@ -68,6 +68,11 @@ export interface ApiClientOptions {
   /** First backoff after a transient failure, doubled each retry; default 250 ms. */
   backoffBaseMs?: number;
   random?: () => number;
+  /**
+   * When a call enters the rate-limit log: 'answer' (default, safe whatever the network's delay) or
+   * 'send' (the benchmark's comparison: safe only while the delay varies less than the margin).
+   */
+  logCallsAt?: 'answer' | 'send';
   /** Share a scheduler and tracker (default: new ones). */
   scheduler?: RequestScheduler;
   quota?: QuotaTracker;
@@ -383,6 +388,7 @@ export class ApiClient implements TenantApi {
 
       attempts++;
       slot.markSent();
+      if (this.options.logCallsAt === 'send') slot.markAnswered();
       firstSendAt ??= this.clock.monotonic();
       let exchange;
       try {

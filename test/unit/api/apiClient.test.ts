@@ -28,7 +28,7 @@ const tenant: TenantRecord = {
   usable: true,
 };
 
-async function setup(handler: Handler, settings: Partial<ApiSettings> = {}) {
+async function setup(handler: Handler, settings: Partial<ApiSettings> = {}, options: { logCallsAt?: 'answer' | 'send' } = {}) {
   const clock = new FakeClock();
   const seen: Seen[] = [];
   const fetch = async (input: Request | URL | string, init?: RequestInit) => {
@@ -70,6 +70,7 @@ async function setup(handler: Handler, settings: Partial<ApiSettings> = {}) {
     clock,
     fetch,
     random: () => 0.5,
+    logCallsAt: options.logCallsAt,
   });
   await client.warmUp();
   return { client, clock, seen, tokens, licenceKeys };
@@ -207,6 +208,17 @@ describe('ApiClient (stub fetch)', () => {
       assert.equal(e.details.module, 'efat');
       assert.equal(e.details.status, 403);
     }));
+  });
+
+  it('logs a call in the rate-limit window when its answer arrives (or when sent, for comparison)', async () => {
+    for (const [logCallsAt, expected] of [['answer', 500], ['send', 0]] as const) {
+      let clock!: FakeClock;
+      const slow = () => new Promise<Response>((resolve) => clock.setTimeout(() => resolve(ok()), 500));
+      const made = await setup(slow, {}, { logCallsAt });
+      clock = made.clock;
+      await run(clock, made.client.send({ method: 'GET', path: '/api/x' }), 100);
+      assert.deepEqual(made.client.scheduler.logTimes(), [expected], logCallsAt);
+    }
   });
 
   it('pauses the queue for the second after a 429 and retries a GET', async () => {
