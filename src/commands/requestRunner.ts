@@ -206,22 +206,41 @@ export class RequestRunner {
     if (details.url && details.status !== undefined) {
       await this.remember(request, tenant, details.url, details.status, undefined);
     }
-    if (request.preview && details.status !== undefined && details.bodyText !== undefined) {
-      // The server answered: its body says what went wrong, so show it like any response.
-      const bodyText = details.bodyText;
+    if (details.response) {
+      // The server answered: the whole answer (status, headers, body) says what went wrong.
+      Object.assign(summary, {
+        statusText: details.response.statusText,
+        headers: details.response.headers,
+        requestHeaders: details.response.requestHeaders,
+        timeMs: details.response.timeMs,
+        sizeBytes: details.response.sizeBytes,
+      });
+      this.last = {
+        method: request.method,
+        path: request.path,
+        url: details.response.url,
+        requestHeaders: details.response.requestHeaders,
+        bodyText: request.bodyText,
+        tenantId: tenant?.id,
+      };
+    }
+    if (request.preview && details.status !== undefined && (details.response || details.bodyText !== undefined)) {
+      const bodyText = details.bodyText ?? '';
       await this.show(
         summary,
-        {
-          method: request.method,
-          url: details.url ?? request.path,
-          status: details.status,
-          statusText: details.serverError ?? '',
-          headers: details.usage ? { 'service-limit-info': `api-usage=${details.usage.used}/${details.usage.limit}` } : {},
-          bodyText,
-          timeMs: 0,
-          sizeBytes: Buffer.byteLength(bodyText),
-          warnings: [message],
-        },
+        details.response
+          ? { ...details.response, warnings: [message, ...details.response.warnings] }
+          : {
+              method: request.method,
+              url: details.url ?? request.path,
+              status: details.status,
+              statusText: details.serverError ?? '',
+              headers: details.usage ? { 'service-limit-info': `api-usage=${details.usage.used}/${details.usage.limit}` } : {},
+              bodyText,
+              timeMs: 0,
+              sizeBytes: Buffer.byteLength(bodyText),
+              warnings: [message],
+            },
         tenant,
       );
     }
@@ -284,7 +303,7 @@ export class RequestRunner {
         break;
       case 'http':
         // The response tab shows the server's answer; a notification would only repeat it.
-        if (request.preview && apiError.details.bodyText !== undefined) return;
+        if (request.preview && (apiError.details.response || apiError.details.bodyText !== undefined)) return;
         break;
       default:
         break;

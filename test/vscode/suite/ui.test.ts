@@ -17,7 +17,7 @@ import {
 
 const SIDEBAR = '[id="workbench.parts.sidebar"]';
 const EDITOR = '[id="workbench.parts.editor"]';
-const STATUS_BAR = '[id="workbench.parts.statusbar"]';
+const STATUS_BAR = '[id="workbench.parts.statusbar"] .right-items';
 const QUOTA_ITEM = '[id="tenant-api.tenant-api-workbench.tenantApi.quota"]';
 
 describe('workbench UI in the browser', function () {

@@ -183,6 +183,21 @@ describe('workbench', function () {
     assert.equal(sandbox.requests.length, before + 1);
   });
 
+  it('shows an error answer of the server like any response, with its status and body', async () => {
+    const summary = (await vscode.commands.executeCommand('tenantApi.sendRequest', { method: 'GET', path: '/api/does-not-exist' })) as Summary;
+    assert.equal(summary.ok, false);
+    assert.equal(summary.status, 404);
+    assert.equal(summary.error?.kind, 'http');
+    assert.match(summary.headers?.['service-limit-info'] ?? '', /^api-usage=/);
+    const document = await waitFor(
+      () => vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === summary.document),
+      { what: 'the error response tab' },
+    );
+    const text = document.getText();
+    assert.match(text, /\n\/\/ 404 /);
+    assert.equal((responseBody(text) as { error?: string }).error, 'not_found');
+  });
+
   it('shows the usage of the active organization in the status bar, following the sandbox', async () => {
     const torino = tenant('RC-TO');
     await vscode.commands.executeCommand('tenantApi.setActiveTenant', torino.id);
