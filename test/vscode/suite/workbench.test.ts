@@ -291,6 +291,25 @@ describe('workbench', function () {
     );
   });
 
+  it('shows the queue position in the progress notification while calls wait for the rate limit', async () => {
+    const burst = Array.from({ length: 12 }, () =>
+      vscode.commands.executeCommand('tenantApi.sendRequest', {
+        method: 'GET',
+        path: '/api/configurazioni',
+        preview: false,
+      }) as Thenable<Summary>,
+    );
+    if (driver.available()) {
+      await driver.waitFor('.notifications-toasts .notification-list-item:has-text("position")', { timeoutMs: 15_000 });
+    }
+    const summaries = await Promise.all(burst);
+    assert.deepEqual(
+      summaries.map((summary) => summary.status),
+      summaries.map(() => 200),
+      JSON.stringify(summaries.map((summary) => summary.error)),
+    );
+  });
+
   it('opens a 10 MB response while the window and the extension host stay responsive', async () => {
     const milano = tenant('RC-MI');
     // The extension host's event loop: a long block would stall every extension.
