@@ -163,7 +163,11 @@ async function pickPath(deps: FlowDeps, state: FlowState): Promise<Step> {
     quickPick.onDidAccept(() => {
       const value = quickPick.selectedItems[0]?.path ?? quickPick.value.trim();
       const split = splitPathAndQuery(value);
-      const error = validatePath(split.path);
+      const error =
+        validatePath(split.path) ??
+        (deps.api.routeFor(split.path)
+          ? undefined
+          : vscode.l10n.t('No route is known for {0}. Add a rule to the setting tenantApi.routes.', split.path));
       if (error) {
         quickPick.title = `${baseTitle} · ${error}`;
         return;
