@@ -25,6 +25,8 @@ function outcome(result: StepResult<unknown>): Step {
 }
 
 interface FlowState {
+  /** Listed first in the tenant step (the tenant the command was run on), else the active tenant. */
+  preferredTenantId?: string;
   method?: string;
   path?: string;
   query?: string;
@@ -45,7 +47,7 @@ interface FlowDeps {
  * Back goes to the previous step; Escape cancels. Returns the request to send or undefined.
  */
 export async function askForRequest(deps: FlowDeps, initial: Partial<SendRequestArgs> = {}): Promise<NormalizedRequest | undefined> {
-  const state: FlowState = { method: initial.method, path: initial.path };
+  const state: FlowState = { method: initial.method, path: initial.path, preferredTenantId: initial.tenantId };
   const steps: Array<() => Promise<Step>> = [
     () => pickMethod(state),
     () => pickPath(deps, state),
@@ -205,7 +207,8 @@ async function pickTenant(deps: FlowDeps, state: FlowState): Promise<Step> {
     loadError = error instanceof Error ? error.message : String(error);
   }
   const activeId = deps.views.activeTenant.get()?.id;
-  const ordered = [...tenants].sort((a, b) => Number(b.id === activeId) - Number(a.id === activeId));
+  const firstId = state.preferredTenantId ?? activeId;
+  const ordered = [...tenants].sort((a, b) => Number(b.id === firstId) - Number(a.id === firstId));
   const items: Array<vscode.QuickPickItem & { tenant?: TenantRecord | null }> = [];
   if (!needsTenant) {
     const baseUrl = vscode.workspace.getConfiguration('tenantApi').get<string>('baseUrl') ?? '';
