@@ -8,7 +8,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { cacheRoot, logsDir, runsDir } from './paths';
-import { directLoopbackTemplate, patchProxyUriRewrite } from './codeServerPatch';
+import { directLoopbackTemplate, patchWorkbench } from './codeServerPatch';
 import { checkBuildPrerequisites, ripgrepPath } from './prerequisites';
 import { cleanEnv, run, stopProcess, tail } from './processes';
 
@@ -105,7 +105,8 @@ async function withInstallLock<T>(work: () => Promise<T>): Promise<T> {
 export async function ensureCodeServer(): Promise<CodeServerInstall> {
   const result = (): CodeServerInstall => {
     // Cheap when already applied; also brings caches installed before the patch existed up to date.
-    patchProxyUriRewrite(vscodeDir);
+    const applied = patchWorkbench(vscodeDir);
+    if (applied.length > 0) say(`patched the workbench: ${applied.join(', ')} (see codeServerPatch.ts)`);
     return { entry, version: codeServerVersion, vscodeVersion: vscodeVersionOf() };
   };
   if (fs.existsSync(marker)) return result();
@@ -246,6 +247,8 @@ export async function startCodeServer(options: StartOptions = {}): Promise<Runni
     'extensions.autoCheckUpdates': false,
     'extensions.autoUpdate': false,
     'update.mode': 'none',
+    // The test workspace may sit below a git repository: no "open the parent repository?" toast.
+    'git.openRepositoryInParentFolders': 'never',
     ...options.settings,
   };
   fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));

@@ -2,6 +2,7 @@
 // inside a real VS Code extension host: code-server 4.100.3 (VS Code 1.100.3) on 127.0.0.1, driven by
 // the system Chromium. Exits non-zero when a test fails, the editor does not start, or no test ran.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchBrowser, type LaunchedBrowser } from './browser';
@@ -169,8 +170,8 @@ async function main(): Promise<number> {
     const driver: DriverServer = await startDriverServer((line) => (options.verbose || !line.startsWith('[driver]') || line.includes('failed')) && say(line));
     cleanup.add(() => driver.close());
 
-    fs.mkdirSync(runsDir, { recursive: true });
-    const workspace = fs.mkdtempSync(path.join(runsDir, 'workspace-'));
+    // An empty folder outside the repository (no git parent, no file watching of node_modules).
+    const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-workspace-'));
     cleanup.add(async () => options.keep || fs.rmSync(workspace, { recursive: true, force: true }));
 
     const serverStarted = Date.now();

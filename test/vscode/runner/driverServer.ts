@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
+import { showDialogsGlobal } from './codeServerPatch';
 import { repoRoot, screenshotsDir } from './paths';
 import type { RobotCredentials, RobotMode, SignInRobot } from './robot';
 
@@ -149,15 +150,29 @@ const handlers: Record<string, Handler> = {
     return {};
   },
   /**
-   * Clicks a button of the workbench's modal dialog. Note: in a test run (extensionTestsPath set) VS Code
-   * itself accepts confirm() dialogs and refuses prompt() dialogs, so most modal dialogs never appear.
+   * Real dialogs in a test run on (true) or off (false, VS Code's own behaviour: confirm() accepted,
+   * prompt() refused). Needs the workbench patch in codeServerPatch.ts.
    */
+  async showDialogs(body, target) {
+    const on = body.on === true;
+    await target.workbench.evaluate(([name, value]) => {
+      (globalThis as Record<string, unknown>)[name as string] = value;
+    }, [showDialogsGlobal, on] as const);
+    return { on };
+  },
+  /** Clicks a button of the workbench's modal dialog (shown in a test run only after showDialogs(true)). */
   async dialogButton(body, target) {
     const label = str(body, 'label');
     const dialog = target.workbench.locator('.monaco-dialog-box');
     const timeout = num(body, 'timeoutMs', defaultTimeoutMs);
     await dialog.first().waitFor({ state: 'visible', timeout });
-    const message = (await dialog.first().locator('.dialog-message-text, .dialog-message').first().innerText().catch(() => '')).trim();
+    // The dialog's text without its buttons' labels: the message and its detail.
+    const labels = new Set((await dialog.first().locator('.monaco-button').allInnerTexts().catch(() => [] as string[])).map((text) => text.trim()));
+    const message = (await dialog.first().innerText().catch(() => ''))
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line && !labels.has(line))
+      .join('\n');
     const button = dialog.locator('.dialog-buttons .monaco-button', { hasText: label }).first();
     await button.click({ timeout }).catch(async (error: Error) => {
       const labels = await dialog.locator('.dialog-buttons .monaco-button').allInnerTexts().catch(() => []);

@@ -96,6 +96,25 @@ describe('test driver (code-server runner)', () => {
     assert.equal(await answer, 'Go');
   });
 
+  it('refuses modal dialogs by default, as VS Code does in test runs', async () => {
+    await assert.rejects(
+      Promise.resolve(vscode.window.showInformationMessage('Tenant API driver check', { modal: true }, 'Allow')),
+      /refused to show dialog in tests/,
+    );
+  });
+
+  it('shows modal dialogs when asked, and clicks their buttons', async () => {
+    await driver.showDialogs(true);
+    try {
+      const answer = vscode.window.showInformationMessage('Tenant API driver check', { modal: true }, 'Allow', 'Later');
+      const message = await driver.clickDialogButton('Allow');
+      assert.equal(message, 'Tenant API driver check');
+      assert.equal(await answer, 'Allow');
+    } finally {
+      await driver.showDialogs(false);
+    }
+  });
+
   it('leaves the sign-in page alone in ignore mode', async () => {
     standIn = await startStandInSignIn();
     await driver.robot.setCredentials({ username: 'u', password: 'p' });

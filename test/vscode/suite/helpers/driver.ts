@@ -115,10 +115,16 @@ export const driver = {
     await call('type', { text, ...options });
   },
   /**
-   * Clicks a button of the workbench's modal dialog; resolves with the dialog's message. In a test run VS Code
-   * refuses prompt() dialogs itself ("DialogService: refused to show dialog in tests"): a modal
-   * showInformationMessage rejects and never shows, so this is for editors started without a suite.
+   * In a test run VS Code shows no modal dialog: it accepts confirm() itself and refuses prompt()
+   * ("DialogService: refused to show dialog in tests"; a modal showInformationMessage rejects, and so
+   * does getSession(..., { createIfNone: true }), whose "wants to sign in" question is a prompt).
+   * showDialogs(true) makes the workbench show them for real, to be answered with clickDialogButton;
+   * turn it off again (afterEach), or a later dialog waits for a click that never comes.
    */
+  async showDialogs(on: boolean): Promise<void> {
+    await call('showDialogs', { on });
+  },
+  /** Clicks a button of the workbench's modal dialog; resolves with the dialog's message. See showDialogs. */
   async clickDialogButton(label: string, options: { timeoutMs?: number } = {}): Promise<string> {
     return (await call<{ message: string }>('dialogButton', { label, ...options }, options.timeoutMs)).message;
   },
