@@ -215,6 +215,9 @@ const handlers: Record<string, Handler> = {
     target.robot.reset();
     return {};
   },
+  async 'robot/lastSeq'(_body, target) {
+    return { seq: target.robot.lastSeq() };
+  },
   async 'robot/events'(body, target) {
     return target.robot.events(num(body, 'since', 0));
   },

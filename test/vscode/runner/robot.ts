@@ -66,6 +66,8 @@ export class SignInRobot {
   /** Device pages that asked for a user code before the test gave one. */
   private readonly waitingForCode = new Set<Page>();
   private readonly history: RobotEvent[] = [];
+  /** Never reset, so that a `since` taken before reset() stays meaningful. */
+  private seq = 0;
   private readonly waiters = new Set<() => void>();
   private readonly attempts = new WeakMap<Page, number>();
   private readonly queues = new WeakMap<Page, Promise<void>>();
@@ -118,6 +120,10 @@ export class SignInRobot {
     this.history.length = 0;
   }
 
+  lastSeq(): number {
+    return this.seq;
+  }
+
   events(since = 0): RobotEvent[] {
     return this.history.filter((event) => event.seq > since);
   }
@@ -143,8 +149,7 @@ export class SignInRobot {
   }
 
   private record(action: string, url: string, detail?: string): void {
-    const last = this.history[this.history.length - 1];
-    const event: RobotEvent = { seq: (last?.seq ?? 0) + 1, at: new Date().toISOString(), action, url: redactUrl(url), detail };
+    const event: RobotEvent = { seq: ++this.seq, at: new Date().toISOString(), action, url: redactUrl(url), detail };
     this.history.push(event);
     if (this.history.length > 500) this.history.splice(0, this.history.length - 500);
     this.options.log(`[robot] ${action} ${event.url}${detail ? ` (${detail})` : ''}`);

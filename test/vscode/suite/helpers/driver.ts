@@ -159,10 +159,9 @@ export const driver = {
     events(since = 0): Promise<RobotEvent[]> {
       return call('robot/events', { since });
     },
-    /** The newest event's seq (0 when none): pass it as `since` to wait only for what follows. */
+    /** The newest event's seq (0 when none since the start): pass it as `since` to wait only for what follows. */
     async lastSeq(): Promise<number> {
-      const events = await call<RobotEvent[]>('robot/events', { since: 0 });
-      return events.length ? events[events.length - 1].seq : 0;
+      return (await call<{ seq: number }>('robot/lastSeq')).seq;
     },
     /** Resolves with the first event of one of `actions` after `since`; rejects, listing what it saw, after the time limit. */
     waitFor(actions: string | string[], options: { since?: number; timeoutMs?: number } = {}): Promise<RobotEvent> {
