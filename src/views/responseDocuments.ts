@@ -25,6 +25,7 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
   readonly onDidChange = this.changes.event;
   private counter = 0;
   private readonly registration: vscode.Disposable;
+  private lastColumn: vscode.ViewColumn | undefined;
 
   constructor() {
     this.registration = vscode.workspace.registerTextDocumentContentProvider(RESPONSE_SCHEME, this);
@@ -51,12 +52,25 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
     if (document.languageId !== formatted.languageId) {
       document = await vscode.languages.setTextDocumentLanguage(document, formatted.languageId);
     }
-    await vscode.window.showTextDocument(document, {
+    const editor = await vscode.window.showTextDocument(document, {
       preview: true,
       preserveFocus: options.preserveFocus ?? false,
-      viewColumn: vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active,
+      viewColumn: this.responseColumn(),
     });
+    this.lastColumn = editor.viewColumn;
     return { uri, formatMs, openMs: performance.now() - started, prettyPrinted: formatted.prettyPrinted };
+  }
+
+  /**
+   * Responses share one editor group: the one showing a response already, else the last one used
+   * while it is still open, else beside the current editor (so the request's context stays visible).
+   */
+  private responseColumn(): vscode.ViewColumn {
+    const showing = vscode.window.visibleTextEditors.find((editor) => editor.document.uri.scheme === RESPONSE_SCHEME);
+    if (showing?.viewColumn) return showing.viewColumn;
+    const groups = vscode.window.tabGroups.all.map((group) => group.viewColumn);
+    if (this.lastColumn && groups.includes(this.lastColumn)) return this.lastColumn;
+    return vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
   }
 
   private remember(key: string, text: string): void {

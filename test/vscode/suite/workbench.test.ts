@@ -183,6 +183,15 @@ describe('workbench', function () {
     assert.equal(sandbox.requests.length, before + 1);
   });
 
+  it('opens every response in the same editor group', () => {
+    const groups = new Set(
+      vscode.window.tabGroups.all
+        .filter((group) => group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.scheme === 'tenant-api-response'))
+        .map((group) => group.viewColumn),
+    );
+    assert.equal(groups.size, 1, `responses are spread over ${groups.size} groups`);
+  });
+
   it('shows an error answer of the server like any response, with its status and body', async () => {
     const summary = (await vscode.commands.executeCommand('tenantApi.sendRequest', { method: 'GET', path: '/api/does-not-exist' })) as Summary;
     assert.equal(summary.ok, false);
@@ -226,6 +235,18 @@ describe('workbench', function () {
       );
       assert.match(shown, new RegExp(`${formatCount(usage.used)}/${formatCount(usage.limit)}`.replace(/\./g, '\\.')));
     }
+  });
+
+  it('lists the usage per organization when the status bar item is clicked', async function () {
+    if (!driver.available()) return this.skip();
+    const usage = sandbox.usage('org-rossi');
+    await driver.click(QUOTA_ITEM, { timeoutMs: 10_000 });
+    const row = `.quick-input-list .monaco-list-row:has-text("${formatCount(usage.used)}/${formatCount(usage.limit)}")`;
+    await driver.waitFor(row, { timeoutMs: 10_000 });
+    assert.match(await driver.text(row), /Rossi/);
+    await driver.press('Escape');
+    // Move the mouse off the item, or its hover would cover the notifications of later tests.
+    await driver.click('[id="workbench.parts.sidebar"] .composite.title');
   });
 
   it('switches the status bar background at the warning and error thresholds', async () => {
@@ -291,8 +312,24 @@ describe('workbench', function () {
     );
   });
 
+  it('cancels a waiting request from its progress notification', async function () {
+    if (!driver.available()) return this.skip();
+    await vscode.commands.executeCommand('notifications.clearAll');
+    sandbox.injectFault({ kind: 'slow', delayMs: 20_000, pathPrefix: '/api/configurazioni', count: 1 });
+    const started = performance.now();
+    const running = vscode.commands.executeCommand('tenantApi.sendRequest', { method: 'GET', path: '/api/configurazioni' }) as Thenable<Summary>;
+    const toast = '.notifications-toasts .notification-list-item:has-text("GET /api/configurazioni")';
+    await driver.waitFor(toast, { timeoutMs: 10_000 });
+    await driver.click(`${toast} .monaco-button:has-text("Cancel")`, { timeoutMs: 10_000 });
+    const summary = await running;
+    assert.equal(summary.error?.kind, 'cancelled', JSON.stringify(summary));
+    assert.ok(performance.now() - started < 15_000, 'the request was not cut short');
+    sandbox.clearFaults();
+  });
+
   it('shows the queue position in the progress notification while calls wait for the rate limit', async () => {
-    const burst = Array.from({ length: 12 }, () =>
+    // 25 calls at 5 a second: the last ones wait about four seconds, long enough to see.
+    const burst = Array.from({ length: 25 }, () =>
       vscode.commands.executeCommand('tenantApi.sendRequest', {
         method: 'GET',
         path: '/api/configurazioni',
@@ -300,9 +337,18 @@ describe('workbench', function () {
       }) as Thenable<Summary>,
     );
     if (driver.available()) {
-      await driver.waitFor('.notifications-toasts .notification-list-item:has-text("position")', { timeoutMs: 15_000 });
+      try {
+        // The notification center lists every notification, also those not shown as toasts.
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        await vscode.commands.executeCommand('notifications.showList');
+        await driver.waitFor('.notifications-center .notification-list-item:has-text("position")', { timeoutMs: 15_000 });
+      } catch (error) {
+        const summaries = await Promise.all(burst);
+        throw new Error(`no queue position shown; the calls ended with ${JSON.stringify(summaries.map((summary) => summary.status ?? summary.error))}: ${String(error)}`);
+      }
     }
     const summaries = await Promise.all(burst);
+    await vscode.commands.executeCommand('notifications.hideList');
     assert.deepEqual(
       summaries.map((summary) => summary.status),
       summaries.map(() => 200),
