@@ -73,6 +73,12 @@ describe('workbench UI in the browser', function () {
     await driver.waitFor(`${row(milano.descrizioneAmbienteDati)}[aria-expanded="false"]`, { timeoutMs: 10_000 });
     await driver.click(row(milano.descrizioneAmbienteDati));
     await driver.waitFor(`${row(milano.descrizioneAmbienteDati)}[aria-expanded="true"]`, { timeoutMs: 10_000 });
+    // A wider sidebar, so that the tenants' names fit in the picture.
+    await driver.click('[id="workbench.parts.sidebar"] .composite.title');
+    await driver.click(`${EDITOR} .view-lines`);
+    for (let step = 0; step < 4; step++) await vscode.commands.executeCommand('workbench.action.decreaseViewWidth');
+    await driver.click('[id="workbench.parts.sidebar"] .composite.title');
+    await new Promise((resolve) => setTimeout(resolve, 500));
     const sidebarShot = await driver.screenshot('media/screenshot-sidebar.png', { selector: SIDEBAR });
     const responseShot = await driver.screenshot('media/screenshot-response.png', { selector: EDITOR });
     const statusShot = await driver.screenshot('media/screenshot-statusbar.png', { selector: STATUS_BAR });
