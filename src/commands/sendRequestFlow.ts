@@ -277,6 +277,11 @@ function askBody(state: FlowState): Promise<Step> {
     accept: (value) => {
       state.body = value.trim() === '' ? undefined : value;
     },
+    editor: {
+      tooltip: vscode.l10n.t('Write the body in an editor'),
+      prompt: vscode.l10n.t('Write the JSON body in the editor beside, then press Enter here.'),
+      initial: state.body ?? '{\n  \n}\n',
+    },
   });
 }
 
@@ -332,13 +337,20 @@ function input(options: {
   value: string;
   validate: (value: string) => string | undefined;
   accept: (value: string) => void;
+  /** Offers a button that opens an untitled JSON editor for a value longer than one line. */
+  editor?: { tooltip: string; prompt: string; initial: string };
 }): Promise<Step> {
   const box = vscode.window.createInputBox();
   box.title = options.title;
   box.prompt = options.prompt;
   box.value = options.value;
-  box.buttons = [vscode.QuickInputButtons.Back];
+  const editorButton: vscode.QuickInputButton | undefined = options.editor
+    ? { iconPath: new vscode.ThemeIcon('go-to-file'), tooltip: options.editor.tooltip }
+    : undefined;
+  box.buttons = editorButton ? [vscode.QuickInputButtons.Back, editorButton] : [vscode.QuickInputButtons.Back];
   box.ignoreFocusOut = false;
+  let document: vscode.TextDocument | undefined;
+  const current = () => (document && !document.isClosed ? document.getText() : box.value);
   return new Promise((resolve) => {
     let done = false;
     const finish = (result: Step) => {
@@ -350,15 +362,31 @@ function input(options: {
     box.onDidChangeValue((value) => {
       box.validationMessage = options.validate(value);
     });
-    box.onDidTriggerButton(() => finish('back'));
+    box.onDidTriggerButton(async (button) => {
+      if (button !== editorButton || !options.editor) return finish('back');
+      // The box stays open while the user writes in the editor; Enter in the box takes the editor's text.
+      box.ignoreFocusOut = true;
+      box.prompt = options.editor.prompt;
+      document ??= await vscode.workspace.openTextDocument({ language: 'json', content: box.value || options.editor.initial });
+      await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+    });
     box.onDidAccept(() => {
-      const error = options.validate(box.value);
+      const value = current();
+      const error = options.validate(value);
       box.validationMessage = error;
       if (error) return;
-      options.accept(box.value);
-      finish('next');
+      options.accept(value);
+      // Close the scratch editor first: closing it later would take the focus from the next step.
+      void closeWithoutSaving(document).finally(() => finish('next'));
     });
     box.onDidHide(() => finish('cancel'));
     box.show();
   });
+}
+
+/** The body editor was only a scratch pad: its text is taken, so close it without a save prompt. */
+async function closeWithoutSaving(document: vscode.TextDocument | undefined): Promise<void> {
+  if (!document || document.isClosed) return;
+  await vscode.window.showTextDocument(document, { preview: false, preserveFocus: false });
+  await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
 }

@@ -140,4 +140,36 @@ describe('workbench UI in the browser', function () {
     assert.equal(received.headers['user-tenant'], torino.id);
     assert.match(received.url, /dimensionePagina=2/);
   });
+
+  it('takes a POST body written in an editor opened from the body step', async () => {
+    const before = sandbox.requests.length;
+    const title = (text: string) => driver.waitFor(`.quick-input-widget .quick-input-title:has-text("${text}")`, { timeoutMs: 10_000 });
+    const running = vscode.commands.executeCommand('tenantApi.sendRequest') as Thenable<{ status?: number; error?: unknown } | undefined>;
+    await title('Send Request: method');
+    await driver.type('POST');
+    await driver.press('Enter');
+    await title('Send Request: path');
+    await driver.type('/api/configurazioni');
+    await driver.press('Enter');
+    await title('Send Request: query');
+    await driver.press('Enter');
+    await title('Send Request: body');
+    await driver.click('.quick-input-widget .quick-input-titlebar .action-label[aria-label="Write the body in an editor"]');
+    const editor = await waitFor(
+      () => vscode.window.visibleTextEditors.find((candidate) => candidate.document.isUntitled && candidate.document.languageId === 'json'),
+      { what: 'the body editor' },
+    );
+    await editor.edit((edit) => edit.replace(new vscode.Range(0, 0, editor.document.lineCount, 0), '{\n  "descrizione": "Nuova"\n}\n'));
+    await driver.click('.quick-input-widget .quick-input-box input');
+    await driver.press('Enter');
+    await title('Send Request: extra headers');
+    await driver.press('Enter');
+    const summary = await running;
+    assert.ok(summary && (summary.status !== undefined || summary.error), JSON.stringify(summary));
+    const received = sandbox.requests.slice(before).find((request) => request.path === '/api/configurazioni');
+    assert.ok(received, 'the request reached the sandbox');
+    assert.equal(received.method, 'POST');
+    assert.match(received.headers['content-type'] ?? '', /application\/json/);
+    await waitFor(() => editor.document.isClosed || undefined, { what: 'the body editor to close without a save prompt' });
+  });
 });
