@@ -72,6 +72,12 @@ export class RequestRunner {
       return undefined;
     }
     const tenant = this.views.tree.cachedTenant(tenantId) ?? (await this.views.tree.tenants()).find((t) => t.id === tenantId);
+    if (!tenant && !request.tenantId) {
+      // The active tenant belongs to an account that is no longer signed in.
+      throw new RequestInputError(
+        vscode.l10n.t('{0} is served by a tenant\'s cluster: choose a tenant, or set an active tenant in the Tenants view.', request.path),
+      );
+    }
     if (!tenant) throw new RequestInputError(vscode.l10n.t('The tenant {0} is not one of your tenants. Refresh the Tenants view.', tenantId));
     return tenant;
   }
