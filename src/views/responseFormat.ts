@@ -6,23 +6,17 @@
  * Large bodies: the body is formatted once, here, and never processed line by line; above
  * `prettyPrintLimitBytes` it is shown as the server sent it (the editor can still format it on request).
  */
+import type { ApiResponse } from '../api/types';
 import * as l10n from '../common/l10n';
 
-export interface ResponseLike {
-  method: string;
-  url: string;
-  status: number;
-  statusText: string;
-  /** Lower-case names. */
-  headers: Record<string, string>;
-  bodyText: string;
-  /** Parsed body when it is JSON. */
-  json?: unknown;
-  timeMs: number;
-  sizeBytes: number;
+/** What the response tab shows: the API client's response, plus how the call went. */
+export type ResponseLike = Pick<
+  ApiResponse,
+  'method' | 'url' | 'status' | 'statusText' | 'headers' | 'bodyText' | 'json' | 'timeMs' | 'sizeBytes'
+> & {
   attempts?: number;
   warnings?: string[];
-}
+};
 
 export interface ResponseFormatOptions {
   /** Bodies up to this size are fully pretty-printed (one value per line). */
