@@ -9,7 +9,8 @@ import { SESSION_KEY_PREFIX, type StoredSession } from '../../../src/auth/sessio
 import { TokenClient } from '../../../src/auth/tokenClient';
 import type { AccountInfo } from '../../../src/auth/types';
 import { silentLogger } from '../../../src/common/logger';
-import { startSandbox, type Sandbox } from '../../sandbox';
+import type { Sandbox } from '../../sandbox';
+import { startEditorSandbox } from './helpers/editorSandbox';
 import { USERS } from '../../sandbox/seed';
 import { FormBrowser } from '../../helpers/signInWithForm';
 import { driver } from './helpers/driver';
@@ -50,14 +51,7 @@ describe('sign-in inside VS Code', function () {
 
     // What this editor yields as the redirect URI: vscode://... on desktop; in a browser-hosted
     // editor its own /callback?vscode-reqid=... page, which the sandbox accepts through a dev prefix.
-    const redirect = await auth.controller.uriHandlerRedirectUri();
-    const devRedirectPrefixes = redirect.includes('?') ? [redirect.slice(0, redirect.indexOf('?') + 1)] : [];
-    sandbox = await startSandbox({ devRedirectPrefixes, extraRedirectUris: redirect.includes('?') ? [] : [redirect] });
-    await config().update('authUrl', sandbox.authUrl, vscode.ConfigurationTarget.Global);
-    await config().update('baseUrl', sandbox.baseUrl, vscode.ConfigurationTarget.Global);
-    await config().update('clientId', sandbox.clients.public.clientId, vscode.ConfigurationTarget.Global);
-    await config().update('signInFlow', 'uriHandler', vscode.ConfigurationTarget.Global);
-    await config().update('signInTimeoutSeconds', 60, vscode.ConfigurationTarget.Global);
+    sandbox = await startEditorSandbox(await auth.controller.uriHandlerRedirectUri(), { signInFlow: 'uriHandler', signInTimeoutSeconds: 60 });
   });
 
   after(async () => {

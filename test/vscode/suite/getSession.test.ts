@@ -7,7 +7,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Authentication } from '../../../src/auth/register';
-import { startSandbox, type Sandbox } from '../../sandbox';
+import type { Sandbox } from '../../sandbox';
+import { startEditorSandbox } from './helpers/editorSandbox';
 import { TENANTS, USERS, type SeedUser } from '../../sandbox/seed';
 import { driver } from './helpers/driver';
 
@@ -70,14 +71,7 @@ describe('getSession as another extension sees it', function () {
     // Start with no account, whatever ran before.
     for (const account of await auth.getAccounts()) await auth.signOut(account.id);
 
-    const redirect = await auth.controller.uriHandlerRedirectUri();
-    const devRedirectPrefixes = redirect.includes('?') ? [redirect.slice(0, redirect.indexOf('?') + 1)] : [];
-    sandbox = await startSandbox({ devRedirectPrefixes, extraRedirectUris: redirect.includes('?') ? [] : [redirect] });
-    await config().update('authUrl', sandbox.authUrl, vscode.ConfigurationTarget.Global);
-    await config().update('baseUrl', sandbox.baseUrl, vscode.ConfigurationTarget.Global);
-    await config().update('clientId', sandbox.clients.public.clientId, vscode.ConfigurationTarget.Global);
-    await config().update('signInFlow', 'uriHandler', vscode.ConfigurationTarget.Global);
-    await config().update('signInTimeoutSeconds', 60, vscode.ConfigurationTarget.Global);
+    sandbox = await startEditorSandbox(await auth.controller.uriHandlerRedirectUri(), { signInFlow: 'uriHandler', signInTimeoutSeconds: 60 });
   });
 
   afterEach(async () => {

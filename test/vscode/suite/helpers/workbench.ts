@@ -3,7 +3,8 @@
 // the extension's read-only test API (activate() returns { workbench, ... }).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { startSandbox, type Sandbox } from '../../../sandbox';
+import type { Sandbox, SandboxOptions } from '../../../sandbox';
+import { configure, resetSettings as resetEditorSettings, startEditorSandbox } from './editorSandbox';
 import { driver } from './driver';
 
 export const extensionId = 'tenant-api.tenant-api-workbench';
@@ -57,36 +58,21 @@ export async function workbenchApi(): Promise<WorkbenchTestApi> {
 
 const settingNames = ['authUrl', 'baseUrl', 'clientId', 'signInFlow', 'quota.warningPercent', 'quota.errorPercent', 'allowedHosts'];
 
-export async function configure(values: Record<string, unknown>): Promise<void> {
-  const configuration = vscode.workspace.getConfiguration('tenantApi');
-  for (const [name, value] of Object.entries(values)) {
-    await configuration.update(name, value, vscode.ConfigurationTarget.Global);
-  }
-}
+export { configure };
 
 export async function resetSettings(): Promise<void> {
-  const configuration = vscode.workspace.getConfiguration('tenantApi');
-  for (const name of settingNames) await configuration.update(name, undefined, vscode.ConfigurationTarget.Global);
+  await resetEditorSettings(settingNames);
 }
 
-/** The URL the sign-in redirect comes back to in this editor (code-server's /callback, or vscode://). */
-async function callbackPrefix(): Promise<string> {
+/** The URI the sign-in redirect comes back to in this editor (code-server's /callback?..., or vscode://...). */
+async function callbackUri(): Promise<string> {
   const uri = vscode.Uri.parse(`${vscode.env.uriScheme}://${extensionId}/auth-callback`);
-  const external = await vscode.env.asExternalUri(uri);
-  const text = external.toString(true);
-  return text.includes('?') ? text.slice(0, text.indexOf('?')) : text;
+  return (await vscode.env.asExternalUri(uri)).toString(true);
 }
 
 /** Starts the sandbox with this editor's callback accepted, and points the settings at it. */
-export async function startWorkbenchSandbox(options: Parameters<typeof startSandbox>[0] = {}): Promise<Sandbox> {
-  const prefix = await callbackPrefix();
-  const sandbox = await startSandbox({ devRedirectPrefixes: [prefix], extraRedirectUris: [prefix], ...options });
-  await configure({
-    authUrl: sandbox.authUrl,
-    baseUrl: sandbox.baseUrl,
-    clientId: sandbox.clients.public.clientId,
-  });
-  return sandbox;
+export async function startWorkbenchSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  return startEditorSandbox(await callbackUri(), {}, options);
 }
 
 /** Signs in as a sandbox user through the real flow: the robot fills the sign-in form in the runner's browser. */
