@@ -150,13 +150,7 @@ async function pickPath(deps: FlowDeps, state: FlowState): Promise<Step> {
       quickPick.items = value !== '' && !seen.has(value) ? [typedItem(value), ...items] : items;
     };
     refreshItems();
-    let done = false;
-    const finish = (result: Step) => {
-      if (done) return;
-      done = true;
-      resolve(result);
-      quickPick.dispose();
-    };
+    const finish = settleOnce<Step>(resolve, quickPick);
     quickPick.onDidChangeValue(() => {
       quickPick.title = baseTitle;
       refreshItems();
@@ -233,13 +227,7 @@ async function pickTenant(deps: FlowDeps, state: FlowState): Promise<Step> {
   const current = items.find((item) => item.tenant !== undefined && (item.tenant?.id ?? null) === (state.tenant?.id ?? null));
   if (current) quickPick.activeItems = [current];
   return new Promise((resolve) => {
-    let done = false;
-    const finish = (result: Step) => {
-      if (done) return;
-      done = true;
-      resolve(result);
-      quickPick.dispose();
-    };
+    const finish = settleOnce<Step>(resolve, quickPick);
     quickPick.onDidTriggerButton(() => finish('back'));
     quickPick.onDidAccept(() => {
       const chosen = quickPick.selectedItems[0];
@@ -314,13 +302,7 @@ async function pick<T extends vscode.QuickPickItem>(
   const active = items.find((item) => item.label === options.active);
   if (active) quickPick.activeItems = [active];
   return new Promise((resolve) => {
-    let done = false;
-    const finish = (result: StepResult<T>) => {
-      if (done) return;
-      done = true;
-      resolve(result);
-      quickPick.dispose();
-    };
+    const finish = settleOnce<StepResult<T>>(resolve, quickPick);
     quickPick.onDidTriggerButton(() => finish(BACK));
     quickPick.onDidAccept(() => {
       const chosen = quickPick.selectedItems[0];
@@ -352,13 +334,7 @@ function input(options: {
   let document: vscode.TextDocument | undefined;
   const current = () => (document && !document.isClosed ? document.getText() : box.value);
   return new Promise((resolve) => {
-    let done = false;
-    const finish = (result: Step) => {
-      if (done) return;
-      done = true;
-      resolve(result);
-      box.dispose();
-    };
+    const finish = settleOnce<Step>(resolve, box);
     box.onDidChangeValue((value) => {
       box.validationMessage = options.validate(value);
     });
@@ -389,4 +365,15 @@ async function closeWithoutSaving(document: vscode.TextDocument | undefined): Pr
   if (!document || document.isClosed) return;
   await vscode.window.showTextDocument(document, { preview: false, preserveFocus: false });
   await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+}
+
+/** Resolves a step once and disposes its input: hiding the input (dispose does) would settle it again. */
+function settleOnce<R>(resolve: (result: R) => void, input: { dispose(): void }): (result: R) => void {
+  let done = false;
+  return (result) => {
+    if (done) return;
+    done = true;
+    resolve(result);
+    input.dispose();
+  };
 }
