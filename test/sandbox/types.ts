@@ -1,4 +1,5 @@
-// Public types of the sandbox (see /tmp/sandbox-contract.md and test/sandbox/README.md).
+// Public types of the sandbox (documented in test/sandbox/README.md).
+import type { SeedUser } from './seed';
 
 export interface SandboxOptions {
   /** 0 (default) = a free port; all servers bind 127.0.0.1. */
@@ -35,16 +36,8 @@ export interface SandboxOptions {
   logErrors?: boolean;
 }
 
-export interface SandboxUser {
-  username: string;
-  password: string;
-  sub: string;
-  name: string;
-  given_name: string;
-  family_name: string;
-  role: string[];
-  tenantIds: string[];
-}
+/** A seeded user, as test/sandbox/seed.ts defines it (with the password, for tests and robots). */
+export type SandboxUser = SeedUser;
 
 export interface SandboxTenant {
   id: string;

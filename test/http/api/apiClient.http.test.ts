@@ -1,18 +1,10 @@
 import * as assert from 'node:assert/strict';
 import sinon from 'sinon';
-import { ApiError } from '../../../src/api/errors';
+import { rejectsWith } from '../../helpers/apiErrorAssertions';
 import { silentLogger } from '../../../src/common/logger';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { ROSSI, clientFor, tenantOf, type Harness } from './harness';
 
-function rejectsWith(kind: string, check?: (error: ApiError) => void) {
-  return (error: unknown) => {
-    assert.ok(error instanceof ApiError, String(error));
-    assert.equal(error.kind, kind, error.message);
-    check?.(error);
-    return true;
-  };
-}
 
 describe('ApiClient against the sandbox', function () {
   this.timeout(30_000);

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import sinon from 'sinon';
 import { ApiClient, pauseAfter429, rateLimitUnit, type ApiSettings } from '../../../src/api/apiClient';
-import { ApiError } from '../../../src/api/errors';
+import { rejectsWith } from '../../helpers/apiErrorAssertions';
 import { LicenceKeyStore } from '../../../src/api/licenceKeyStore';
 import type { TenantRecord } from '../../../src/api/types';
 import { SignInRequiredError } from '../../../src/auth/errors';
@@ -86,14 +86,6 @@ async function run<T>(clock: FakeClock, promise: Promise<T>, stepMs = 100, maxMs
   return tracked;
 }
 
-function rejectsWith(kind: string, check?: (error: ApiError) => void) {
-  return (error: unknown) => {
-    assert.ok(error instanceof ApiError, String(error));
-    assert.equal(error.kind, kind, error.message);
-    check?.(error);
-    return true;
-  };
-}
 
 const ok = () => json(200, { ok: true }, { 'service-limit-info': 'api-usage=5/100' });
 
