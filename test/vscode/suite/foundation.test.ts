@@ -28,6 +28,17 @@ describe('foundation', () => {
     assert.deepEqual(missing, [], `contributed in package.json but not registered: ${missing.join(', ')}`);
   });
 
+  // A figure for the note, not a timed assertion (speed targets belong in benchmarks): the target is 20 ms.
+  it("reports activate()'s own time, and activates on demand, not at start-up", async () => {
+    const extension = vscode.extensions.getExtension<{ activationMs?: number }>(extensionId);
+    assert.ok(extension);
+    const { activationMs } = await extension.activate();
+    assert.ok(typeof activationMs === 'number' && Number.isFinite(activationMs) && activationMs >= 0, `activationMs: ${activationMs}`);
+    console.log(`    activate() took ${activationMs.toFixed(1)} ms (target: under 20 ms)`);
+    const events: string[] = extension.packageJSON.activationEvents ?? [];
+    assert.ok(!events.includes('*') && !events.includes('onStartupFinished'), `activation events: ${events.join(', ')}`);
+  });
+
   it('saves a screenshot of the workbench', async function () {
     if (!driver.available()) return this.skip(); // test:electron has no driver
     const file = await driver.screenshot('workbench');
