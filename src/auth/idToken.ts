@@ -1,20 +1,16 @@
 import { jwtDecode } from 'jwt-decode';
 import * as l10n from '../common/l10n';
 import { IdTokenError } from './oauthErrors';
+import type { UserInfo } from './tokenClient';
 
-export interface IdTokenClaims {
+/** The id_token carries the same identity claims as userinfo, plus those that bind it to this sign-in. */
+export interface IdTokenClaims extends UserInfo {
   iss: string;
-  sub: string;
   aud: string | string[];
   exp: number;
   iat?: number;
   nonce?: string;
   azp?: string;
-  name?: string;
-  given_name?: string;
-  family_name?: string;
-  role?: string[] | string;
-  [claim: string]: unknown;
 }
 
 export interface IdTokenExpectations {

@@ -35,6 +35,7 @@ export interface DeviceAuthorization {
   interval?: number;
 }
 
+/** The claims of the spec's UserInfo response (section 2.2); which appear depends on the scopes granted. */
 export interface UserInfo {
   sub: string;
   name?: string;
