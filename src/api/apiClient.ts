@@ -114,7 +114,7 @@ export class ApiClient implements TenantApi {
   private readonly transport: HttpTransport;
   private readonly timeScale: number;
   private readonly random: () => number;
-  private tables: { key: string; routes: RouteTable; endpoints: EndpointDefinition[] } | undefined;
+  private tables: { routeSetting: unknown; endpointSetting: unknown; routes: RouteTable; endpoints: EndpointDefinition[] } | undefined;
 
   constructor(private readonly options: ApiClientOptions) {
     this.clock = options.clock ?? systemClock;
@@ -217,16 +217,17 @@ export class ApiClient implements TenantApi {
     this.quota.dispose();
   }
 
-  private currentTables() {
+  private currentTables(): { routeSetting: unknown; endpointSetting: unknown; routes: RouteTable; endpoints: EndpointDefinition[] } {
+    // The settings are a snapshot replaced when the configuration changes: the same values, the same tables.
     const { routes, endpoints } = this.options.settings();
-    const key = JSON.stringify([routes ?? [], endpoints ?? []]);
-    if (this.tables?.key !== key) {
-      this.tables = {
-        key,
-        routes: new RouteTable(parseRouteSetting(routes, this.logger)),
-        endpoints: mergeEndpoints(parseEndpointSetting(endpoints, this.logger)),
-      };
-    }
+    const current = this.tables;
+    if (current && current.routeSetting === routes && current.endpointSetting === endpoints) return current;
+    this.tables = {
+      routeSetting: routes,
+      endpointSetting: endpoints,
+      routes: new RouteTable(parseRouteSetting(routes, this.logger)),
+      endpoints: mergeEndpoints(parseEndpointSetting(endpoints, this.logger)),
+    };
     return this.tables;
   }
 
