@@ -4,6 +4,7 @@ import { systemClock } from '../common/clock';
 import * as l10n from '../common/l10n';
 import type { Logger } from '../common/logger';
 import { silentLogger } from '../common/logger';
+import type { CountTimeEstimate } from './countTimeEstimate';
 import { ApiError, apiErrors } from './errors';
 import { checkAddressShape, validateBaseUrl, validateCredentialHost, type HostPolicy } from './hostValidation';
 import { HttpTransport, TransportError, type FetchFunction } from './httpTransport';
@@ -68,11 +69,8 @@ export interface ApiClientOptions {
   /** First backoff after a transient failure, doubled each retry; default 250 ms. */
   backoffBaseMs?: number;
   random?: () => number;
-  /**
-   * When a call enters the rate-limit log: 'answer' (default, safe whatever the network's delay) or
-   * 'send' (the benchmark's comparison: safe only while the delay varies less than the margin).
-   */
-  logCallsAt?: 'answer' | 'send';
+  /** When a call enters the rate-limit log; default 'fastest-round-trip' (see CountTimeEstimate). */
+  countTimeEstimate?: CountTimeEstimate;
   /** Share a scheduler and tracker (default: new ones). */
   scheduler?: RequestScheduler;
   quota?: QuotaTracker;
@@ -130,6 +128,7 @@ export class ApiClient implements TenantApi {
         limits: scaleLimits(options.limits ?? APPLICATION_LIMITS, this.timeScale),
         safetyMarginMs: () => this.settings().safetyMarginMs,
         maxQueueLength: () => this.settings().maxQueueLength,
+        countTimeEstimate: () => options.countTimeEstimate ?? 'fastest-round-trip',
         logger: this.logger,
       });
   }
@@ -388,8 +387,7 @@ export class ApiClient implements TenantApi {
       if (!withCredentials) headers = withoutCredentials(headers);
 
       attempts++;
-      slot.markSent();
-      if (this.options.logCallsAt === 'send') slot.markAnswered();
+      slot.markSent(url.origin);
       firstSendAt ??= this.clock.monotonic();
       let exchange;
       try {
@@ -402,7 +400,7 @@ export class ApiClient implements TenantApi {
           onHeaders: () => slot.markAnswered(),
         });
       } catch (error) {
-        slot.markAnswered();
+        slot.markFailed();
         const failure = error as TransportError;
         if (failure.reason === 'cancelled') throw apiErrors.cancelled(details());
         if (idempotent && retries < maxRetries && (await this.backoff(++retries, request.signal, details))) continue;

@@ -2,18 +2,21 @@ import type { Clock } from '../common/clock';
 import { Emitter } from '../common/event';
 import type { Logger } from '../common/logger';
 import { silentLogger } from '../common/logger';
+import { type CountTimeEstimate, CountTimeEstimator } from './countTimeEstimate';
 import { apiErrors } from './errors';
 import type { RateLimit } from './limits';
 import type { QueueState, QueueView } from './types';
 
 /**
- * A granted slot. Call `markSent()` right before the request leaves and `markAnswered()` as soon as
- * the response headers arrive (or the exchange fails): that moment goes into the log. Call
- * `release()` instead when the request is not sent after all (the slot is given back unused).
+ * A granted slot. Call `markSent(origin)` right before the request leaves and `markAnswered()` as
+ * soon as the response headers arrive, or `markFailed()` when the exchange ends without them: the
+ * log entry is worked out from those moments (see CountTimeEstimator). Call `release()` instead when
+ * the request is not sent after all (the slot is given back unused).
  */
 export interface Slot {
-  markSent(): void;
+  markSent(origin: string): void;
   markAnswered(): void;
+  markFailed(): void;
   release(): void;
 }
 
@@ -31,6 +34,8 @@ export interface RequestSchedulerOptions {
   /** Added to every window (read on each decision, so a settings change applies at once). */
   safetyMarginMs: () => number;
   maxQueueLength: () => number;
+  /** Default 'fastest-round-trip'. */
+  countTimeEstimate?: () => CountTimeEstimate;
   logger?: Logger;
 }
 
@@ -44,13 +49,13 @@ interface Waiter {
 
 /**
  * One scheduler per application for all its limits: a sliding log on the monotonic clock. Each entry
- * is the latest moment the server can have counted a call: when its answer arrived. (The server
- * counts a call when it arrives, somewhere between our send and its answer. Logging the send time
- * instead is only safe while the network's delay varies less than the margin; on a loaded machine
- * or a real network it varies by far more, see test/bench.) A call may go at `now` when, for every
- * limit, fewer than `max` entries lie in (now - windowMs - margin, now], counting each call still in
- * flight as inside every window. No interval of length windowMs then holds more than `max` arrivals,
- * whatever the delays, so the server's fixed windows (starting at any request) are never exceeded.
+ * is the moment the server is taken to have counted a call, somewhere between our send and its
+ * answer (CountTimeEstimator says where). A call may go at `now` when, for every limit, fewer than
+ * `max` entries lie in (now - windowMs - margin, now], counting each call still in flight as inside
+ * every window. With entries at answer times, no interval of length windowMs then holds more than
+ * `max` arrivals whatever the delays, so the server's fixed windows (starting at any request) are
+ * never exceeded; with the fastest-round-trip estimate, that holds while the floor of the delays
+ * does (a 429 switches back to answer times).
  */
 export class RequestScheduler implements QueueView {
   private readonly log: number[] = [];
@@ -63,9 +68,11 @@ export class RequestScheduler implements QueueView {
   readonly onDidChange = this.changes.event;
   private readonly logger: Logger;
   private readonly longestWindowMs: number;
+  private readonly estimator: CountTimeEstimator;
 
   constructor(private readonly options: RequestSchedulerOptions) {
     this.logger = options.logger ?? silentLogger;
+    this.estimator = new CountTimeEstimator(options.countTimeEstimate ?? (() => 'fastest-round-trip'));
     this.longestWindowMs = Math.max(0, ...options.limits.map((limit) => limit.windowMs));
   }
 
@@ -102,8 +109,15 @@ export class RequestScheduler implements QueueView {
     });
   }
 
-  /** Stop granting slots until `ms` from now (after a 429); a longer running pause is kept. */
+  /**
+   * After a 429 for the second or minute: stop granting slots until `ms` from now (a longer running
+   * pause is kept), and log answer times from now on.
+   */
   pause(ms: number): void {
+    if (this.estimator.trusted && this.options.countTimeEstimate?.() !== 'answer') {
+      this.logger.warn('Rate limit: a 429 despite the throttle; calls are logged at their answer times from now on');
+    }
+    this.estimator.distrust();
     const until = this.options.clock.monotonic() + ms;
     if (this.pausedUntil !== undefined && this.pausedUntil >= until) return;
     this.pausedUntil = until;
@@ -182,21 +196,36 @@ export class RequestScheduler implements QueueView {
 
   private slot(): Slot {
     let state: 'granted' | 'sent' | 'done' = 'granted';
-    const finish = (logged: boolean) => {
+    let sentAt = 0;
+    let sentTo = '';
+    const finish = (entry: () => number | undefined) => {
       if (state === 'done') return;
+      const logged = entry();
       state = 'done';
       this.pending--;
-      if (logged) this.log.push(this.options.clock.monotonic());
+      if (logged !== undefined) this.insert(logged);
       this.pump();
     };
+    const now = () => this.options.clock.monotonic();
     return {
-      markSent: () => {
-        if (state === 'granted') state = 'sent';
+      markSent: (origin) => {
+        if (state !== 'granted') return;
+        state = 'sent';
+        sentAt = now();
+        sentTo = origin;
       },
-      markAnswered: () => finish(true),
+      markAnswered: () => finish(() => (state === 'sent' ? this.estimator.answered(sentTo, sentAt, now()) : now())),
+      markFailed: () => finish(() => (state === 'sent' ? this.estimator.failed(sentAt, now()) : now())),
       // Once sent, the call may have been counted: it is logged even when released.
-      release: () => finish(state === 'sent'),
+      release: () => finish(() => (state === 'sent' ? this.estimator.failed(sentAt, now()) : undefined)),
     };
+  }
+
+  /** Entries arrive nearly in order; estimates can put one before the latest. */
+  private insert(entry: number): void {
+    let at = this.log.length;
+    while (at > 0 && this.log[at - 1] > entry) at--;
+    this.log.splice(at, 0, entry);
   }
 
   private cancel(waiter: Waiter): void {

@@ -185,7 +185,7 @@ async function main(): Promise<void> {
       tokens: { getAccessToken: async () => token },
       licenceKeys: keys,
       timeScale: SCALE,
-      logCallsAt: 'send',
+      countTimeEstimate: 'send',
     });
     await sendLogged.warmUp();
 

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import sinon from 'sinon';
 import { ApiClient, pauseAfter429, rateLimitUnit, type ApiSettings } from '../../../src/api/apiClient';
+import type { CountTimeEstimate } from '../../../src/api/countTimeEstimate';
 import { rejectsWith } from '../../helpers/apiErrorAssertions';
 import { LicenceKeyStore } from '../../../src/api/licenceKeyStore';
 import type { TenantRecord } from '../../../src/api/types';
@@ -28,7 +29,7 @@ const tenant: TenantRecord = {
   usable: true,
 };
 
-async function setup(handler: Handler, settings: Partial<ApiSettings> = {}, options: { logCallsAt?: 'answer' | 'send' } = {}) {
+async function setup(handler: Handler, settings: Partial<ApiSettings> = {}, options: { countTimeEstimate?: CountTimeEstimate } = {}) {
   const clock = new FakeClock();
   const seen: Seen[] = [];
   const fetch = async (input: Request | URL | string, init?: RequestInit) => {
@@ -70,7 +71,7 @@ async function setup(handler: Handler, settings: Partial<ApiSettings> = {}, opti
     clock,
     fetch,
     random: () => 0.5,
-    logCallsAt: options.logCallsAt,
+    countTimeEstimate: options.countTimeEstimate,
   });
   await client.warmUp();
   return { client, clock, seen, tokens, licenceKeys };
@@ -202,14 +203,14 @@ describe('ApiClient (stub fetch)', () => {
     }));
   });
 
-  it('logs a call in the rate-limit window when its answer arrives (or when sent, for comparison)', async () => {
-    for (const [logCallsAt, expected] of [['answer', 500], ['send', 0]] as const) {
+  it('logs a first call in the rate-limit window when its answer arrives (or when sent, for comparison)', async () => {
+    for (const [countTimeEstimate, expected] of [['fastest-round-trip', 500], ['answer', 500], ['send', 0]] as const) {
       let clock!: FakeClock;
       const slow = () => new Promise<Response>((resolve) => clock.setTimeout(() => resolve(ok()), 500));
-      const made = await setup(slow, {}, { logCallsAt });
+      const made = await setup(slow, {}, { countTimeEstimate });
       clock = made.clock;
       await run(clock, made.client.send({ method: 'GET', path: '/api/x' }), 100);
-      assert.deepEqual(made.client.scheduler.logTimes(), [expected], logCallsAt);
+      assert.deepEqual(made.client.scheduler.logTimes(), [expected], countTimeEstimate);
     }
   });
 

@@ -2,16 +2,20 @@ import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { ApiError } from '../../../src/api/errors';
 import { APPLICATION_LIMITS, type RateLimit } from '../../../src/api/limits';
+import { ROUND_TRIP_SAMPLES, type CountTimeEstimate } from '../../../src/api/countTimeEstimate';
 import { RequestScheduler, type Slot } from '../../../src/api/requestScheduler';
 import { FakeClock, flush } from './fakeClock';
 
-function makeScheduler(clock: FakeClock, options: { margin?: number; maxQueue?: number; limits?: RateLimit[] } = {}) {
+const ORIGIN = 'https://api.example.com';
+
+function makeScheduler(clock: FakeClock, options: { margin?: number; maxQueue?: number; limits?: RateLimit[]; estimate?: CountTimeEstimate } = {}) {
   let margin = options.margin ?? 0;
   const scheduler = new RequestScheduler({
     clock,
     limits: options.limits ?? APPLICATION_LIMITS,
     safetyMarginMs: () => margin,
     maxQueueLength: () => options.maxQueue ?? 1000,
+    countTimeEstimate: options.estimate ? () => options.estimate! : undefined,
   });
   return { scheduler, setMargin: (value: number) => (margin = value) };
 }
@@ -19,7 +23,7 @@ function makeScheduler(clock: FakeClock, options: { margin?: number; maxQueue?: 
 /** Acquires, sends and gets the answer at once when granted; resolves with that time. */
 function sendWhenGranted(scheduler: RequestScheduler, clock: FakeClock, signal?: AbortSignal): Promise<number> {
   return scheduler.acquire({ signal }).then((slot) => {
-    slot.markSent();
+    slot.markSent(ORIGIN);
     slot.markAnswered();
     return clock.monotonic();
   });
@@ -124,20 +128,20 @@ describe('RequestScheduler', () => {
     );
   });
 
-  it('keeps every window within the limits wherever the server counted each call between its send and its answer', async () => {
+  it('with answer times, keeps every window within the limits wherever the server counted each call between its send and its answer', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.tuple(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 400 })), { minLength: 1, maxLength: 120 }),
         fc.integer({ min: 0, max: 20 }),
         async (calls, margin) => {
           const clock = new FakeClock();
-          const { scheduler } = makeScheduler(clock, { margin });
+          const { scheduler } = makeScheduler(clock, { margin, estimate: 'answer' });
           const spans: Array<Promise<[number, number]>> = [];
           for (const [gap, latency] of calls) {
             await clock.advance(gap);
             spans.push(
               scheduler.acquire().then((slot) => {
-                slot.markSent();
+                slot.markSent(ORIGIN);
                 const sent = clock.monotonic();
                 return new Promise<[number, number]>((resolve) =>
                   clock.setTimeout(() => {
@@ -163,6 +167,103 @@ describe('RequestScheduler', () => {
       ),
       { numRuns: 30 },
     );
+  });
+
+  it('with the fastest-round-trip estimate, keeps every window within the limits while the floor of the delays holds', async () => {
+    // Each call: pre (send to counted) = P + u and post (counted to answer) = Q + v, with u and v
+    // varying. The first call meets both floors, so the fastest round trip learned is the floor.
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 60 })), { minLength: ROUND_TRIP_SAMPLES, maxLength: 150 }),
+        fc.integer({ min: 0, max: 200 }),
+        fc.integer({ min: 0, max: 200 }),
+        async (calls, floorPre, floorPost) => {
+          const clock = new FakeClock();
+          const { scheduler } = makeScheduler(clock);
+          const counted: Array<Promise<number>> = [];
+          for (const [index, [gap, u, v]] of calls.entries()) {
+            const pre = floorPre + (index === 0 ? 0 : u);
+            const post = floorPost + (index === 0 ? 0 : v);
+            await clock.advance(gap);
+            counted.push(
+              scheduler.acquire().then((slot) => {
+                slot.markSent(ORIGIN);
+                const at = clock.monotonic() + pre;
+                clock.setTimeout(() => slot.markAnswered(), pre + post);
+                return at;
+              }),
+            );
+          }
+          await clock.advance(600_000);
+          const times = (await Promise.all(counted)).sort((a, b) => a - b);
+          for (const limit of APPLICATION_LIMITS) {
+            for (const t of times) {
+              const inWindow = times.filter((c) => c >= t && c < t + limit.windowMs).length;
+              assert.ok(inWindow <= limit.max, `${inWindow} calls counted in the ${limit.unit} window from ${t}`);
+            }
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('saves the floor of the round trip in each window once it has learned it', async () => {
+    const clock = new FakeClock();
+    const { scheduler } = makeScheduler(clock, { limits: [{ unit: 'second', windowMs: 1000, max: 1 }] });
+    const grants: number[] = [];
+    for (let i = 0; i <= ROUND_TRIP_SAMPLES; i++) {
+      const slot = await new Promise<Slot>((resolve) => {
+        void scheduler.acquire().then(resolve);
+        void clock.advance(5000);
+      });
+      grants.push(clock.monotonic());
+      slot.markSent(ORIGIN);
+      await clock.advance(100);
+      slot.markAnswered();
+    }
+    const gaps = grants.slice(1).map((g, i) => g - grants[i]);
+    assert.deepEqual(gaps.slice(0, ROUND_TRIP_SAMPLES - 1), Array(ROUND_TRIP_SAMPLES - 1).fill(1100), 'a window plus the 100 ms round trip');
+    assert.equal(gaps[ROUND_TRIP_SAMPLES - 1], 1000, 'a window: the call counted at its send, since every round trip was the floor');
+  });
+
+  /** One call with the given round trip, then a quiet second; returns when it was answered. */
+  async function roundTrip(scheduler: RequestScheduler, clock: FakeClock, ms: number): Promise<number> {
+    const slot = await scheduler.acquire();
+    slot.markSent(ORIGIN);
+    await clock.advance(ms);
+    slot.markAnswered();
+    const answeredAt = clock.monotonic();
+    await clock.advance(1000);
+    return answeredAt;
+  }
+
+  it('logs answer times again after a 429 pause', async () => {
+    const clock = new FakeClock();
+    const { scheduler } = makeScheduler(clock);
+    for (let i = 0; i < ROUND_TRIP_SAMPLES; i++) await roundTrip(scheduler, clock, 20);
+    let answeredAt = await roundTrip(scheduler, clock, 30);
+    assert.equal(scheduler.logTimes().at(-1), answeredAt - 20, 'the answer time minus the 20 ms floor');
+    scheduler.pause(100);
+    await clock.advance(200);
+    answeredAt = await roundTrip(scheduler, clock, 30);
+    assert.equal(scheduler.logTimes().at(-1), answeredAt, 'the answer time');
+  });
+
+  it('keeps the log in order when an estimate lands before an entry already logged', async () => {
+    const clock = new FakeClock();
+    const { scheduler } = makeScheduler(clock);
+    for (let i = 0; i < ROUND_TRIP_SAMPLES; i++) await roundTrip(scheduler, clock, 10);
+    const failing = await scheduler.acquire();
+    failing.markSent(ORIGIN);
+    const answered = await scheduler.acquire();
+    answered.markSent(ORIGIN);
+    await clock.advance(30);
+    failing.markFailed();
+    const failedAt = clock.monotonic();
+    await clock.advance(5);
+    answered.markAnswered(); // round trip 35, floor 10: logged 25 ms after its send, before the failure
+    assert.deepEqual(scheduler.logTimes().slice(-2), [failedAt - 5, failedAt]);
   });
 
   it('serves the queue in FIFO order', async () => {
@@ -206,7 +307,7 @@ describe('RequestScheduler', () => {
     const { scheduler } = makeScheduler(clock);
     const slots: Slot[] = [];
     for (let i = 0; i < 5; i++) slots.push(await scheduler.acquire());
-    slots.forEach((slot) => slot.markSent());
+    slots.forEach((slot) => slot.markSent(ORIGIN));
     let sixth = false;
     void scheduler.acquire().then(() => (sixth = true));
     await clock.advance(5000);
