@@ -6,6 +6,9 @@ export interface Clock {
   monotonic(): number;
   setTimeout(callback: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
+  /** Runs `callback` on the next turn of the event loop, after I/O (for a wait shorter than a timer's millisecond). */
+  setImmediate?(callback: () => void): unknown;
+  clearImmediate?(handle: unknown): void;
 }
 
 export const systemClock: Clock = {
@@ -13,4 +16,6 @@ export const systemClock: Clock = {
   monotonic: () => performance.now(),
   setTimeout: (callback, ms) => setTimeout(callback, ms),
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  setImmediate: (callback) => setImmediate(callback),
+  clearImmediate: (handle) => clearImmediate(handle as ReturnType<typeof setImmediate>),
 };

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { ApiError } from '../../../src/api/errors';
 import { APPLICATION_LIMITS, type RateLimit } from '../../../src/api/limits';
+import type { Clock } from '../../../src/common/clock';
 import { ROUND_TRIP_SAMPLES, type CountTimeEstimate } from '../../../src/api/countTimeEstimate';
 import { RequestScheduler, type Slot } from '../../../src/api/requestScheduler';
 import { FakeClock, flush } from './fakeClock';
@@ -52,6 +53,26 @@ describe('RequestScheduler', () => {
     assert.equal(times.length, 5, 'not one millisecond early');
     await clock.advance(1);
     assert.deepEqual(times, [0, 0, 0, 0, 0, 1000]);
+  });
+
+  it('grants a slot at its time, not before and not a millisecond late, when timers fire early', async () => {
+    const fake = new FakeClock();
+    // Like Node's timers: a timer can fire up to a millisecond before its time; an immediate runs a moment later.
+    const clock: Clock = {
+      now: () => fake.now(),
+      monotonic: () => fake.monotonic(),
+      setTimeout: (callback, ms) => fake.setTimeout(callback, Math.max(0, ms - 0.6)),
+      clearTimeout: (handle) => fake.clearTimeout(handle),
+      setImmediate: (callback) => fake.setTimeout(callback, 0.01),
+      clearImmediate: (handle) => fake.clearTimeout(handle),
+    };
+    const scheduler = new RequestScheduler({ clock, limits: APPLICATION_LIMITS, safetyMarginMs: () => 0.5, maxQueueLength: () => 10 });
+    const times: number[] = [];
+    for (let i = 0; i < 6; i++) void sendWhenGranted(scheduler, fake).then((t) => times.push(t));
+    await fake.advance(2000);
+    assert.equal(times.length, 6);
+    assert.ok(times[5] >= 1000.5 && times[5] < 1000.55, `granted at ${times[5]}, due at 1000.5`);
+    assert.equal(fake.pendingTimers, 0, 'no wake-up left behind');
   });
 
   it('adds the safety margin to every window, read at each decision', async () => {
