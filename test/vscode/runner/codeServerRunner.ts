@@ -24,6 +24,7 @@ interface Options {
   verbose: boolean;
   keep: boolean;
   headed: boolean;
+  updateScreenshots: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -34,6 +35,7 @@ function parseArgs(argv: string[]): Options {
     verbose: process.env.TENANT_API_TEST_VERBOSE === '1',
     keep: false,
     headed: false,
+    updateScreenshots: false,
   };
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index];
@@ -48,6 +50,7 @@ function parseArgs(argv: string[]): Options {
     else if (arg === '--verbose') options.verbose = true;
     else if (arg === '--keep') options.keep = true;
     else if (arg === '--headed') options.headed = true;
+    else if (arg === '--update-screenshots') options.updateScreenshots = true;
     else if (arg === '--timeout') options.suiteTimeoutMs = Number(value()) * 1000;
     else if (arg === '--help' || arg === '-h') usage();
     else usage(`unknown argument ${arg}`);
@@ -59,13 +62,14 @@ function parseArgs(argv: string[]): Options {
 function usage(problem?: string): never {
   if (problem) console.error(problem);
   (problem ? console.error : console.log)(
-    'usage: npm run test:vscode -- [--grep <pattern>] [--timeout <seconds>] [--no-build] [--verbose] [--keep] [--headed]\n' +
+    'usage: npm run test:vscode -- [--grep <pattern>] [--timeout <seconds>] [--no-build] [--verbose] [--keep] [--headed] [--update-screenshots]\n' +
       '  --grep      run only tests whose full title matches the pattern (a regular expression)\n' +
       '  --timeout   time limit for the whole suite (default 900 s, or TENANT_API_TEST_TIMEOUT_SECONDS)\n' +
       '  --no-build  use the existing dist/ (skip node esbuild.mjs --tests)\n' +
       '  --verbose   also print the browser console and the driver\'s calls\n' +
       '  --keep      keep the editor\'s user-data-dir under .vscode-test/runs/\n' +
-      '  --headed    show the browser window (needs a display)',
+      '  --headed    show the browser window (needs a display)\n' +
+      '  --update-screenshots  write the README\'s screenshots into media/ (otherwise test/vscode/screenshots/)',
   );
   process.exit(problem ? 2 : 0);
 }
@@ -183,6 +187,7 @@ async function main(): Promise<number> {
         TENANT_API_TEST_DRIVER: driver.url,
         TENANT_API_TEST_GREP: options.grep ?? '',
         TENANT_API_TEST_REPO: repoRoot,
+        TENANT_API_TEST_UPDATE_SCREENSHOTS: options.updateScreenshots ? '1' : '',
       },
     });
     const running = server;
