@@ -63,7 +63,11 @@ export type Fault =
   | { kind: 'badLimitHeader'; value?: string; count?: number; pathPrefix?: string }
   | { kind: 'noLimitHeader'; count?: number; pathPrefix?: string }
   | { kind: 'nonJson'; count?: number; pathPrefix?: string }
-  | { kind: 'slow'; delayMs: number; count?: number; pathPrefix?: string };
+  | { kind: 'slow'; delayMs: number; count?: number; pathPrefix?: string }
+  /** `location` absolute or relative (to the request's URL); the hop counts against the per-application limits. */
+  | { kind: 'redirect'; status?: RedirectStatus; location: string; count?: number; pathPrefix?: string };
+
+export type RedirectStatus = 301 | 302 | 303 | 307 | 308;
 
 export interface Sandbox {
   /** Issuer; endpoints below it (see README). */

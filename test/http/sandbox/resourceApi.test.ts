@@ -3,9 +3,11 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 
 import { startSandbox } from '../../sandbox/index';
-import type { Sandbox } from '../../sandbox/types';
+import type { Fault, Sandbox } from '../../sandbox/types';
 import { tokensFor } from '../../helpers/sandboxTokens';
 import { call, keyOf, LIMIT_HEADER } from './fixtures';
+
+const LIMIT_HEADER_NAME = 'service-limit-info';
 
 describe('sandbox: resource API', () => {
   let sandbox: Sandbox;
@@ -303,6 +305,73 @@ describe('sandbox: resource API', () => {
       assert.equal((await call(url, { token: mario })).status, 200, 'a fault for another path prefix does not apply');
       sandbox.clearFaults();
       assert.equal((await call(ditte(milano), { token: mario, key: rossiEfat, tenant: milano.id })).status, 200);
+    });
+
+    it('redirects with the injected status and Location (relative or absolute), with the limit header, then recovers', async () => {
+      const from = sandbox.requests.length;
+      const manual = (url: string, init: RequestInit = {}) => fetch(url, {
+        redirect: 'manual',
+        ...init,
+        headers: { accept: 'application/json', 'content-type': 'application/json', authorization: `Bearer ${mario}`, 'authorization-key': bianchiEfat },
+      });
+      sandbox.injectFault({ kind: 'redirect', location: '/api/configurazioni?pagina=2', pathPrefix: '/api/v0/' });
+      const relative = await manual(`${sandbox.baseUrl}/api/v0/configurazioni`);
+      assert.equal(relative.status, 307, 'the default status');
+      assert.equal(relative.headers.get('location'), '/api/configurazioni?pagina=2');
+      assert.match(relative.headers.get('content-type') ?? '', /application\/json/);
+      assert.equal((await relative.json()).location, '/api/configurazioni?pagina=2');
+      assert.equal(relative.headers.get(LIMIT_HEADER_NAME), `api-usage=${sandbox.usage('org-bianchi').used}/5000`, 'the organization of the key');
+      assert.equal((await manual(`${sandbox.baseUrl}/api/v0/configurazioni`)).status, 404, 'the fault is used up');
+
+      for (const status of [301, 302, 303, 307, 308] as const) {
+        sandbox.injectFault({ kind: 'redirect', status, location: ditte(torino), pathPrefix: '/efat/' });
+        // With a body: the hop drains it, and the connection serves the next call.
+        const absolute = await manual(ditte(milano), { method: 'POST', body: '{"a":1}' });
+        assert.equal(absolute.status, status);
+        assert.equal(absolute.headers.get('location'), ditte(torino));
+        assert.match(absolute.headers.get(LIMIT_HEADER_NAME) ?? '', LIMIT_HEADER);
+        await absolute.body?.cancel();
+      }
+      assert.deepEqual(sandbox.requests.slice(from).map((r) => [r.path, r.status]), [
+        ['/api/v0/configurazioni', 307],
+        ['/api/v0/configurazioni', 404],
+        ...[301, 302, 303, 307, 308].map((status) => ['/efat/api/v1/ditte', status]),
+      ]);
+
+      for (const bad of [
+        { kind: 'redirect', status: 304, location: '/x' },
+        { kind: 'redirect', status: 200, location: '/x' },
+        { kind: 'redirect', location: '' },
+        { kind: 'redirect', location: '/a b' },
+        { kind: 'redirect', location: 'http://[::1' },
+        { kind: 'redirect' },
+      ]) {
+        assert.throws(() => sandbox.injectFault(bad as Fault), /redirect fault/, JSON.stringify(bad));
+      }
+      assert.equal((await call(`${sandbox.baseUrl}/api/configurazioni`, { token: mario, key: rossiCore })).status, 200, 'nothing was queued');
+    });
+
+    it('counts a redirect hop with a valid token against the per-application limits, and refuses it with 429 when they are used up', async () => {
+      const limited = await startSandbox({ rateLimits: { perSecond: 3, perMinute: 1e6 } });
+      try {
+        const { accessToken } = await tokensFor(limited, 'mario.rossi');
+        const url = `${limited.baseUrl}/api/configurazioni`;
+        const key = keyOf(limited, 'org-rossi', 'core');
+        const hop = () => fetch(url, { redirect: 'manual', headers: { authorization: `Bearer ${accessToken}`, 'authorization-key': key } });
+        // Hops without a valid token are not counted: no application is known.
+        limited.injectFault({ kind: 'redirect', location: '/api/configurazioni', count: 5 });
+        const anonymous = await fetch(url, { redirect: 'manual' });
+        assert.equal(anonymous.status, 307);
+        const counted = [await hop(), await hop(), await hop()];
+        assert.deepEqual(counted.map((r) => r.status), [307, 307, 307]);
+        const refusedHop = await hop();
+        assert.equal(refusedHop.status, 429, 'the fourth hop in the second');
+        assert.equal((await refusedHop.json()).limit, 'second');
+        assert.equal((await call(url, { token: accessToken, key })).status, 429, 'the hops took the slots of ordinary calls');
+        assert.equal(limited.usage('org-rossi').used, 0, 'hops are not counted weekly');
+      } finally {
+        await limited.close();
+      }
     });
 
     it('records every request with its host, headers and status', async () => {

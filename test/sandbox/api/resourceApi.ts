@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bearerFrom, verifyAccessToken, type AccessTokenClaims, type VerifierConfig } from '../auth/accessTokenVerifier';
 import type { Fault, RecordedRequest, SandboxTenant, SandboxUser } from '../types';
 import { configurazione, CONFIGURAZIONI_PER_ORGANIZATION, ditta, page, parsePaging } from './data';
-import type { FaultQueue } from './faults';
+import { DEFAULT_REDIRECT_STATUS, type FaultQueue } from './faults';
 import type { ApplicationLimits, WeeklyLimits } from './limits';
 
 export type HostLabel = 'base' | `cluster${number}`;
@@ -95,8 +95,11 @@ export function createResourceHandler(state: ResourceApiState, host: HostLabel) 
     let organizationId = state.organizations[0]?.id ?? '';
     let reply: Reply;
     const statusFault = faults.find((f): f is Extract<Fault, { kind: 'status' }> => f.kind === 'status');
+    const redirectFault = faults.find((f): f is Extract<Fault, { kind: 'redirect' }> => f.kind === 'redirect');
     if (statusFault) {
       reply = refuse(statusFault.status, 'injected_fault', `The sandbox answered ${statusFault.status} because a fault was injected.`);
+    } else if (redirectFault) {
+      reply = await redirectHop(req, redirectFault, (org) => { organizationId = org; });
     } else {
       const outcome = await decide(req, path, query, (org) => { organizationId = org; });
       reply = outcome;
@@ -132,6 +135,30 @@ export function createResourceHandler(state: ResourceApiState, host: HostLabel) 
     record(reply.status);
     res.end(req.method === 'HEAD' ? undefined : payload);
   };
+
+  /**
+   * A redirect fault is answered before the checks of the request itself, but a hop that carries a
+   * valid token takes a slot of its application's per-second and per-minute limits, as any call the
+   * gateway answers does (not of the weekly limit: no module served it).
+   */
+  async function redirectHop(req: IncomingMessage, fault: Extract<Fault, { kind: 'redirect' }>, setOrganization: (id: string) => void): Promise<Reply> {
+    await readBody(req); // drained, so the connection stays usable after a 307/308 with a body
+    const keyHeader = single(req.headers['authorization-key'])?.trim();
+    const key = keyHeader ? state.licenceKeys.find((k) => k.key === keyHeader) : undefined;
+    if (key) setOrganization(key.organizationId);
+    const bearer = bearerFrom(single(req.headers.authorization));
+    const checked = 'reason' in bearer ? undefined : verifyAccessToken(bearer.token, state.verifier);
+    if (checked?.ok) {
+      const app = state.applicationLimits.take(checked.claims.client_id);
+      if (!app.ok) return tooMany(app.unit, app.max, app.retryAfterMs, checked.claims.client_id);
+    }
+    const status = fault.status ?? DEFAULT_REDIRECT_STATUS;
+    return {
+      status,
+      body: { message: `The sandbox answered ${status} to ${truncate(fault.location)} because a redirect fault was injected.`, location: fault.location },
+      headers: { Location: fault.location },
+    };
+  }
 
   async function decide(req: IncomingMessage, path: string, query: URLSearchParams, setOrganization: (id: string) => void): Promise<Reply> {
     const method = req.method ?? 'GET';
