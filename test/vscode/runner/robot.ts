@@ -18,7 +18,9 @@ export interface RobotEvent {
   /** What the robot saw or did: 'page', 'proxyRewrite', 'ignored', 'noCredentials', 'filledSignIn',
    *  'signInRepeated', 'approvedConsent', 'needUserCode', 'filledUserCode', 'confirmedDevice',
    *  'errorPage' (an error shown on a sign-in page), 'donePage' (a sign-in page without a form, such as
-   *  "sign-in complete"), 'unknownPage', 'callback', 'navigationFailed', 'opened', 'error'. */
+   *  "sign-in complete"), 'unknownPage', 'callback', 'navigationFailed', 'opened', 'error', and
+   *  'authorize' (the browser requested the authorization endpoint; its URL keeps the visible parameters,
+   *  acr_values among them, before any redirect to the sign-in page hides them). */
   action: string;
   /** The page's URL with query values redacted (names kept; a few harmless values kept). */
   url: string;
@@ -30,6 +32,14 @@ const visibleParams = new Set([
   'client_id', 'redirect_uri', 'response_type', 'scope', 'prompt', 'acr_values', 'ui_locales', 'login_hint',
   'error', 'error_description', 'code_challenge_method', 'vscode-scheme', 'vscode-authority', 'vscode-path',
 ]);
+
+function pathOf(raw: string): string {
+  try {
+    return new URL(raw).pathname;
+  } catch {
+    return '';
+  }
+}
 
 export function redactUrl(raw: string): string {
   try {
@@ -45,6 +55,7 @@ export function redactUrl(raw: string): string {
 
 const signInPath = /\/connect\/authorize\b|\/interaction\/|\/connect\/device\b|\/device\b/;
 const devicePath = /\/device\b/;
+const authorizePath = /\/connect\/authorize$/;
 /** Forms that cancel: never the robot's choice. */
 const cancelForm = /abort|deny|cancel|reject/i;
 const callbackPath = /(^|\/)callback$/;
@@ -84,6 +95,10 @@ export class SignInRobot {
         // The popup's frame does not exist yet: still worth reporting.
       }
       this.record('navigationFailed', request.url(), request.failure()?.errorText);
+    });
+    context.on('request', (request) => {
+      if (!request.isNavigationRequest() || !authorizePath.test(pathOf(request.url()))) return;
+      this.record('authorize', request.url(), 'the browser asked the authorization endpoint');
     });
   }
 
@@ -251,7 +266,10 @@ export class SignInRobot {
       const username = form.locator('input[name="username"], input[name="login"]').first();
       await username.fill(this.credentials.username);
       await password.first().fill(this.credentials.password);
-      this.record('filledSignIn', raw, `username ${this.credentials.username}, attempt ${attempt}`);
+      // The sandbox's page names the tenant it was asked for (acr_values tenant:<id>) in #tenant.
+      const tenantNote = page.locator('#tenant');
+      const tenant = (await tenantNote.count()) > 0 ? (await tenantNote.first().innerText().catch(() => '')).replace(/\s+/g, ' ').trim() : '';
+      this.record('filledSignIn', raw, `username ${this.credentials.username}, attempt ${attempt}${tenant ? `, page names tenant: ${tenant}` : ''}`);
       await this.submitForm(password.first());
       return;
     }

@@ -23,7 +23,7 @@ export interface RobotEvent {
   action:
     | 'opened' | 'page' | 'navigationFailed' | 'proxyRewrite' | 'ignored' | 'noCredentials' | 'filledSignIn'
     | 'signInRepeated' | 'approvedConsent' | 'needUserCode' | 'filledUserCode' | 'confirmedDevice'
-    | 'errorPage' | 'donePage' | 'unknownPage' | 'callback' | 'error' | (string & {});
+    | 'errorPage' | 'donePage' | 'unknownPage' | 'callback' | 'error' | 'authorize' | (string & {});
   url: string;
   detail?: string;
 }
