@@ -1,0 +1,171 @@
+// Signing in to one tenant, and several accounts at once, inside a real VS Code against the sandbox:
+// the robot signs in through the real browser; the Tenants view and the sandbox's records tell which
+// account and which tenant the extension ended up with.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { Authentication } from '../../../src/auth/register';
+import { SESSION_KEY_PREFIX, type StoredSession } from '../../../src/auth/sessionStore';
+import type { AccountInfo } from '../../../src/auth/types';
+import type { Sandbox } from '../../sandbox';
+import { driver } from './helpers/driver';
+import { bearerSubject, jwtClaims } from './helpers/jwtClaims';
+import {
+  extensionExports,
+  resetSettings,
+  signInAs,
+  signOutEveryone,
+  startWorkbenchSandbox,
+  waitFor,
+  workbenchApi,
+  type TreeItemSnapshot,
+  type WorkbenchTestApi,
+} from './helpers/workbench';
+
+const SIDEBAR = '[id="workbench.parts.sidebar"]';
+const USE_ACCOUNT = 'Use this account to list its tenants';
+
+describe('accounts and tenant sign-in', function () {
+  this.timeout(180_000);
+  let sandbox: Sandbox;
+  let api: WorkbenchTestApi;
+  let auth: Authentication;
+  const user = (username: string) => sandbox.users.find((candidate) => candidate.username === username)!;
+  const tenantLabels = (ids: readonly string[]) => ids.map((id) => sandbox.tenants.find((t) => t.id === id)!.descrizioneAmbienteDati).sort();
+
+  async function storedSession(sub: string): Promise<StoredSession> {
+    const raw = await auth.secrets.get(SESSION_KEY_PREFIX + sub);
+    assert.ok(raw, `no stored session for ${sub}`);
+    return JSON.parse(raw) as StoredSession;
+  }
+
+  /** The account nodes once the active one lists its tenants; the other ones show "Use this account". */
+  async function settledAccounts(activeName: string): Promise<TreeItemSnapshot[]> {
+    return waitFor(
+      async () => {
+        const roots = (await api.treeSnapshot(2)).filter((root) => root.contextValue === 'account');
+        const active = roots.find((root) => root.label === activeName);
+        return active?.children?.some((child) => child.contextValue.startsWith('tenant')) ? roots : undefined;
+      },
+      { timeoutMs: 20_000, what: `the tenants of ${activeName} in the Tenants view` },
+    );
+  }
+
+  /** The account whose token listed the tenants last (/v10/user-tenants at the sandbox). */
+  function lastListingSubject(since: number): unknown {
+    const listings = sandbox.requests.slice(since).filter((request) => request.path === '/v10/user-tenants' && request.status === 200);
+    return bearerSubject(listings.at(-1)?.headers['authorization']);
+  }
+
+  before(async function () {
+    if (!driver.available()) return this.skip(); // the browser robot needs the code-server runner
+    api = await workbenchApi();
+    auth = ((await extensionExports()) as { auth?: Authentication }).auth!;
+    assert.ok(auth, 'activate() returns { auth }');
+    await signOutEveryone();
+    sandbox = await startWorkbenchSandbox();
+    await vscode.commands.executeCommand('tenantApi.tenants.focus');
+  });
+
+  after(async () => {
+    if (!sandbox) return;
+    await signOutEveryone();
+    await resetSettings();
+    await sandbox.close();
+    await vscode.commands.executeCommand('notifications.clearAll');
+    // Back to the Explorer: a later suite opens the Tenant API container by clicking its icon, which
+    // would close it if it were still showing.
+    await vscode.commands.executeCommand('workbench.view.explorer');
+  });
+
+  afterEach(async () => {
+    if (!driver.available()) return;
+    await driver.robot.reset();
+    await driver.closePages();
+  });
+
+  it('"Sign In to This Tenant" sends acr_values=tenant:<id>, and the new session is for that tenant', async () => {
+    const mario = user('mario.rossi');
+    await signInAs(sandbox, mario.username);
+    const torino = sandbox.tenants.find((tenant) => tenant.codiceAmbienteDati === 'RC-TO')!;
+    // A plain sign-in selects no tenant: what follows is the command's doing.
+    const plain = jwtClaims((await storedSession(mario.sub)).idToken!);
+    assert.equal(plain.tenant, undefined);
+    assert.notEqual(plain.acr, `tenant:${torino.id}`);
+    // The item that offers the command (package.json: viewItem =~ /^tenant/).
+    const roots = await settledAccounts(mario.name);
+    const item = roots[0].children?.find((child) => child.label === torino.descrizioneAmbienteDati);
+    assert.match(item?.contextValue ?? '', /^tenant/, JSON.stringify(roots));
+
+    await driver.robot.setCredentials({ username: mario.username, password: mario.password });
+    const since = await driver.robot.lastSeq();
+    const account = await vscode.commands.executeCommand<AccountInfo | undefined>('tenantApi.signInToTenant', torino.id);
+    const events = await driver.robot.events(since);
+    assert.equal(account?.id, mario.sub, `robot events: ${JSON.stringify(events)}`);
+
+    // What the browser asked the authorization endpoint, and what the server's sign-in page made of it.
+    const authorize = events.filter((event) => event.action === 'authorize');
+    assert.equal(authorize.length, 1, JSON.stringify(events));
+    const sent = new URL(authorize[0].url);
+    assert.equal(`${sent.origin}${sent.pathname}`, sandbox.endpoints.authorization);
+    assert.equal(sent.searchParams.get('acr_values'), `tenant:${torino.id}`);
+    assert.equal(sent.searchParams.get('prompt'), 'login', 'signed in already: the form is shown again');
+    const filled = events.find((event) => event.action === 'filledSignIn');
+    assert.ok(filled?.detail?.includes(torino.descrizioneAmbienteDati), `the sign-in page names the tenant: ${filled?.detail}`);
+
+    // The sandbox honours it: the tokens the extension keeps carry the tenant.
+    const stored = await storedSession(mario.sub);
+    const idToken = jwtClaims(stored.idToken!);
+    assert.equal(idToken.acr, `tenant:${torino.id}`);
+    assert.equal(idToken.tenant, torino.id);
+    assert.equal(jwtClaims(stored.accessToken).tenant, torino.id);
+    assert.equal(await auth.getAccessToken(), stored.accessToken, 'API calls use the new token');
+    assert.deepEqual((await auth.getAccounts()).map((entry) => entry.id), [mario.sub], 'the same account, not a second one');
+  });
+
+  it('with two accounts, "Use This Account" in the Tenants view switches the tenants and the token of the calls', async () => {
+    const mario = user('mario.rossi');
+    const laura = user('laura.verdi');
+    assert.notDeepEqual(tenantLabels(mario.tenantIds), tenantLabels(laura.tenantIds), 'the seed gives them different tenants');
+    if (!(await auth.getAccounts()).some((entry) => entry.id === mario.sub)) await signInAs(sandbox, mario.username);
+    const beforeLaura = sandbox.requests.length;
+    await signInAs(sandbox, laura.username);
+    assert.deepEqual((await auth.getAccounts()).map((entry) => entry.id).sort(), [mario.sub, laura.sub].sort());
+
+    // The account signed in last is the one in use: its tenants are listed with its token.
+    let roots = await settledAccounts(laura.name);
+    const children = (name: string) => roots.find((root) => root.label === name)?.children ?? [];
+    assert.deepEqual(children(laura.name).map((child) => child.label).sort(), tenantLabels(laura.tenantIds));
+    assert.deepEqual(children(mario.name).map((child) => child.label), [USE_ACCOUNT]);
+    assert.equal(children(mario.name)[0].command, 'tenantApi.internal.useAccount');
+    assert.equal(lastListingSubject(beforeLaura), laura.sub);
+
+    // The user clicks "Use this account" under Mario's account in the real view.
+    const beforeSwitch = sandbox.requests.length;
+    const useRow = `${SIDEBAR} .monaco-list-row[aria-label^="${USE_ACCOUNT}"]`;
+    assert.equal(await driver.count(useRow), 1, 'one account is not in use');
+    await driver.click(useRow, { timeoutMs: 15_000 });
+    roots = await settledAccounts(mario.name);
+    assert.deepEqual(children(mario.name).map((child) => child.label).sort(), tenantLabels(mario.tenantIds));
+    assert.deepEqual(children(laura.name).map((child) => child.label), [USE_ACCOUNT]);
+    assert.equal(auth.activeAccount()?.id, mario.sub);
+    assert.equal(lastListingSubject(beforeSwitch), mario.sub, 'the tenants were listed with Mario\'s token');
+    for (const label of tenantLabels(mario.tenantIds)) {
+      await driver.waitFor(`${SIDEBAR} .monaco-list-row[aria-label^="${label}"]`, { timeoutMs: 10_000 });
+    }
+  });
+
+  it('Sign Out with two accounts asks which one in a quick pick, and signs out only the one picked', async () => {
+    const mario = user('mario.rossi');
+    const laura = user('laura.verdi');
+    assert.deepEqual((await auth.getAccounts()).map((entry) => entry.id).sort(), [mario.sub, laura.sub].sort(), 'the previous test left both signed in');
+    const running = vscode.commands.executeCommand('tenantApi.signOut');
+    const row = `.quick-input-widget .monaco-list-row:has-text("${laura.name}")`;
+    await driver.waitFor(`.quick-input-widget .monaco-list-row:has-text("${mario.name}")`, { timeoutMs: 10_000 });
+    await driver.click(row, { timeoutMs: 10_000 });
+    await running;
+    assert.deepEqual((await auth.getAccounts()).map((entry) => entry.id), [mario.sub]);
+    assert.equal(await auth.secrets.get(SESSION_KEY_PREFIX + laura.sub), undefined);
+    const roots = await settledAccounts(mario.name);
+    assert.deepEqual(roots.map((root) => root.label), [mario.name]);
+  });
+});
