@@ -419,7 +419,8 @@ export class ApiClient implements TenantApi {
       }
 
       const response = this.toResponse(prepared, { method, url, headers, attempts, firstSendAt }, exchange);
-      if (response.usage && organization) this.quota.record(response.usage);
+      // A host that got no credentials (after a redirect) does not speak for the organization's quota.
+      if (response.usage && organization && withCredentials) this.quota.record(response.usage);
       this.logger.info(`${method} ${url.href} -> ${response.status} in ${Math.round(response.timeMs)} ms (attempt ${attempts})`);
 
       const status = response.status;
@@ -449,9 +450,16 @@ export class ApiClient implements TenantApi {
         response,
       };
 
+      // After a redirect to a host that got no credentials, its licence, tenant and limit errors are not ours.
+      const foreign = !withCredentials;
+      if (foreign && status === 401) throw apiErrors.redirectNotFollowed(l10n.t('the new host asked for credentials, which are not sent to it.'), errorDetails);
+      if (TRANSIENT_STATUSES.has(status)) {
+        if (idempotent && retries < maxRetries && (await this.backoff(++retries, request.signal, details))) continue;
+        throw apiErrors.http(status, response.statusText, server.message, errorDetails);
+      }
+      if (foreign) throw apiErrors.http(status, response.statusText, server.message, errorDetails);
       if (status === 401) {
         if (server.error === 'missing_licence_key') throw apiErrors.licenceMissing(prepared.route.module ?? '', errorDetails);
-        if (!withCredentials) throw apiErrors.redirectNotFollowed(l10n.t('the new host asked for credentials, which are not sent to it.'), errorDetails);
         if (refreshed) throw apiErrors.unauthorizedAfterRefresh(errorDetails);
         refreshed = true;
         token = await this.token(true, errorDetails);
@@ -476,10 +484,6 @@ export class ApiClient implements TenantApi {
           continue;
         }
         throw idempotent ? apiErrors.rateLimit(unit, errorDetails) : apiErrors.notRetriedAfterRateLimit(unit, errorDetails);
-      }
-      if (TRANSIENT_STATUSES.has(status)) {
-        if (idempotent && retries < maxRetries && (await this.backoff(++retries, request.signal, details))) continue;
-        throw apiErrors.http(status, response.statusText, server.message, errorDetails);
       }
       throw apiErrors.http(status, response.statusText, server.message, errorDetails);
     }

@@ -312,6 +312,26 @@ describe('ApiClient (stub fetch)', () => {
     assert.equal(seen[2].headers['authorization-key'], undefined);
   });
 
+  it('reads no licence, tenant, limit or quota meaning into the answer of a host that got no credentials', async () => {
+    const foreign = (status: number, body: object) =>
+      json(status, body, { 'service-limit-info': 'api-usage=99/100' });
+    const redirect = () => new Response(null, { status: 302, headers: { location: 'https://files.example.com/c' } });
+    const cases: Array<[number, object, string]> = [
+      [401, { error: 'missing_licence_key' }, 'hostValidation'],
+      [403, { error: 'unknown_licence_key' }, 'http'],
+      [403, { error: 'unknown_tenant', message: 'no' }, 'http'],
+      [429, { error: 'rate_limit_exceeded', limit: 'week' }, 'http'],
+    ];
+    for (const [status, body, kind] of cases) {
+      const { client, seen } = await setup((request) => (request.url.startsWith('https://files.example.com') ? foreign(status, body) : redirect()));
+      await assert.rejects(client.send({ method: 'GET', path: '/api/a' }), rejectsWith(kind, (e) => assert.equal(e.details.status, status)));
+      assert.equal(seen.length, 2, `${status}: not retried`);
+      assert.equal(client.quota.reading('Rossi'), undefined, `${status}: the foreign usage is not the organization's`);
+      assert.equal(client.quota.isBlocked('Rossi'), false);
+      assert.equal(client.scheduler.state.pausedUntil, undefined, `${status}: the queue is not paused`);
+    }
+  });
+
   it('does not follow a redirect to plain http', async () => {
     const { client, seen } = await setup(() => new Response(null, { status: 302, headers: { location: 'http://api.example.com/x' } }));
     await assert.rejects(client.send({ method: 'GET', path: '/api/a' }), rejectsWith('hostValidation'));
