@@ -2,7 +2,7 @@ import type { Clock } from '../common/clock';
 import { Emitter } from '../common/event';
 import type { Logger } from '../common/logger';
 import { silentLogger } from '../common/logger';
-import { type CountTimeEstimate, CountTimeEstimator } from './countTimeEstimate';
+import { type CountTimeEstimate, CountTimeEstimator, type LogEntry } from './countTimeEstimate';
 import { apiErrors } from './errors';
 import type { RateLimit } from './limits';
 import type { QueueState, QueueView } from './types';
@@ -58,7 +58,8 @@ interface Waiter {
  * does (a 429 switches back to answer times).
  */
 export class RequestScheduler implements QueueView {
-  private readonly log: number[] = [];
+  /** Ordered by `at`, the latest moment each call can have been counted. */
+  private readonly log: LogEntry[] = [];
   private pending = 0;
   private readonly queue: Waiter[] = [];
   private pausedUntil: number | undefined;
@@ -72,7 +73,7 @@ export class RequestScheduler implements QueueView {
 
   constructor(private readonly options: RequestSchedulerOptions) {
     this.logger = options.logger ?? silentLogger;
-    this.estimator = new CountTimeEstimator(options.countTimeEstimate ?? (() => 'fastest-round-trip'));
+    this.estimator = new CountTimeEstimator(options.countTimeEstimate ?? (() => 'fastest-round-trip'), options.safetyMarginMs);
     this.longestWindowMs = Math.max(0, ...options.limits.map((limit) => limit.windowMs));
   }
 
@@ -84,9 +85,14 @@ export class RequestScheduler implements QueueView {
     return { length: this.queue.length, pausedUntil: this.pausedUntil };
   }
 
-  /** Entries of the log (monotonic ms), oldest first; for tests and diagnostics. */
-  logTimes(): readonly number[] {
-    return this.log;
+  /** The round trip taken off answer times on `origin` (see CountTimeEstimator); for tests and diagnostics. */
+  roundTripFloor(origin: string): number | undefined {
+    return this.estimator.floor(origin);
+  }
+
+  /** When the calls in the log are taken to have been counted (monotonic ms), oldest first; for tests and diagnostics. */
+  logTimes(): number[] {
+    return this.log.map((entry) => this.estimator.countedAt(entry)).sort((a, b) => a - b);
   }
 
   acquire(options: AcquireOptions = {}): Promise<Slot> {
@@ -141,26 +147,28 @@ export class RequestScheduler implements QueueView {
   private waitForSlot(now: number): number {
     const margin = Math.max(0, this.options.safetyMarginMs());
     this.prune(now, margin);
+    const counted = this.logTimes();
     let wait = 0;
     for (const limit of this.options.limits) {
       const span = limit.windowMs + margin;
-      // Sends still inside (now - span, now].
-      let first = this.log.length;
-      while (first > 0 && this.log[first - 1] > now - span) first--;
-      const inWindow = this.log.length - first;
+      // Calls counted in (now - span, now].
+      let first = counted.length;
+      while (first > 0 && counted[first - 1] > now - span) first--;
+      const inWindow = counted.length - first;
       const excess = inWindow + this.pending - limit.max;
       if (excess < 0) continue;
       if (excess >= inWindow) return Infinity;
-      // The (excess + 1)-th oldest send in the window must leave it.
-      wait = Math.max(wait, this.log[first + excess] + span - now);
+      // The (excess + 1)-th oldest call in the window must leave it.
+      wait = Math.max(wait, counted[first + excess] + span - now);
     }
     return wait;
   }
 
+  /** Drops calls that can no longer be in any window (each was counted at `at` at the latest). */
   private prune(now: number, margin: number): void {
     const horizon = now - this.longestWindowMs - margin;
     let drop = 0;
-    while (drop < this.log.length && this.log[drop] <= horizon) drop++;
+    while (drop < this.log.length && this.log[drop].at <= horizon) drop++;
     if (drop > 0) this.log.splice(0, drop);
   }
 
@@ -198,15 +206,15 @@ export class RequestScheduler implements QueueView {
     let state: 'granted' | 'sent' | 'done' = 'granted';
     let sentAt = 0;
     let sentTo = '';
-    const finish = (entry: () => number | undefined) => {
+    const now = () => this.options.clock.monotonic();
+    const finish = (entry: () => LogEntry | undefined) => {
       if (state === 'done') return;
       const logged = entry();
       state = 'done';
       this.pending--;
-      if (logged !== undefined) this.insert(logged);
+      if (logged) this.insert(logged);
       this.pump();
     };
-    const now = () => this.options.clock.monotonic();
     return {
       markSent: (origin) => {
         if (state !== 'granted') return;
@@ -214,17 +222,17 @@ export class RequestScheduler implements QueueView {
         sentAt = now();
         sentTo = origin;
       },
-      markAnswered: () => finish(() => (state === 'sent' ? this.estimator.answered(sentTo, sentAt, now()) : now())),
-      markFailed: () => finish(() => (state === 'sent' ? this.estimator.failed(sentAt, now()) : now())),
+      markAnswered: () => finish(() => (state === 'sent' ? this.estimator.answered(sentTo, sentAt, now()) : { at: now() })),
+      markFailed: () => finish(() => (state === 'sent' ? this.estimator.failed(sentAt, now()) : { at: now() })),
       // Once sent, the call may have been counted: it is logged even when released.
       release: () => finish(() => (state === 'sent' ? this.estimator.failed(sentAt, now()) : undefined)),
     };
   }
 
-  /** Entries arrive nearly in order; estimates can put one before the latest. */
-  private insert(entry: number): void {
+  /** Entries arrive nearly in order; a failure logged at its send time ('send' mode) can land before the latest. */
+  private insert(entry: LogEntry): void {
     let at = this.log.length;
-    while (at > 0 && this.log[at - 1] > entry) at--;
+    while (at > 0 && this.log[at - 1].at > entry.at) at--;
     this.log.splice(at, 0, entry);
   }
 

@@ -138,6 +138,25 @@ describe('ApiClient against the sandbox', function () {
       assert.equal(sandbox.requests.length, 40);
     });
 
+    it('learns the floor of the round trip and then sends 200 calls through jitter without a single 429', async () => {
+      const jittery = await startSandbox({ timeScale: 0.1, latencyMs: 3, jitterMs: 2 });
+      try {
+        // The default margin (5 ms of a second), scaled like the windows.
+        const r = await clientFor(jittery, { safetyMarginMs: 0.5 });
+        const origin = new URL(jittery.baseUrl).origin;
+        assert.equal(r.client.scheduler.roundTripFloor(origin), undefined, 'nothing learned yet: answer times');
+        const responses = await Promise.all(Array.from({ length: 200 }, () => r.client.send({ method: 'GET', path: '/api/configurazioni' })));
+        assert.ok(responses.every((response) => response.status === 200));
+        assert.equal(jittery.requests.filter((request) => request.status === 429).length, 0);
+        assert.equal(jittery.requests.length, 200);
+        const floor = r.client.scheduler.roundTripFloor(origin);
+        assert.ok(floor !== undefined && floor >= 3, `the 3 ms latency of the sandbox is taken off answer times (floor ${floor} ms)`);
+        r.client.dispose();
+      } finally {
+        await jittery.close();
+      }
+    });
+
     it('recovers from a 429 burst caused by another client of the same application: every GET succeeds', async () => {
       // Real time here: a scaled window (100 ms) can end before a loaded machine delivers the burst.
       const real = await startSandbox({ timeScale: 1 });
@@ -152,6 +171,8 @@ describe('ApiClient against the sandbox', function () {
         assert.ok(ours.some((request) => request.status === 429), 'the sandbox refused some');
         assert.equal(ours.filter((request) => request.status === 200).length, 8, 'nothing lost, nothing doubled');
         assert.equal(r.fetched.length, ours.length);
+        await Promise.all(Array.from({ length: 30 }, () => r.client.send({ method: 'GET', path: '/v10/user-tenants' })));
+        assert.equal(r.client.scheduler.roundTripFloor(new URL(real.baseUrl).origin), undefined, 'after a 429, answer times for good');
         r.client.dispose();
       } finally {
         await real.close();
