@@ -1,9 +1,10 @@
-// The payload of a JWT (id_token, access token), read without checking its signature: the tests only
-// look at what the authorization server put in tokens the extension already validated or the API accepted.
+import { jwtDecode } from 'jwt-decode';
+
+// The payload of a JWT (id_token, access token), read without checking its signature (jwt-decode, as
+// src/auth/idToken.ts does): the tests only look at what the authorization server put in tokens the
+// extension already validated or the API accepted.
 export function jwtClaims(token: string): Record<string, unknown> {
-  const payload = token.split('.')[1];
-  if (!payload) throw new Error('not a JWT');
-  return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+  return jwtDecode<Record<string, unknown>>(token);
 }
 
 /** The `sub` of the bearer token in an Authorization header value. */
