@@ -6,6 +6,7 @@ import { SignInCancelledError } from '../oauthErrors';
 import type { PendingAttempts } from '../pendingAttempts';
 import type { SessionManager } from '../sessionManager';
 import type { StoredSession } from '../sessionStore';
+import { signInKey, SignInQueue } from '../signInQueue';
 import { SignInRunner, signInWithFlows } from '../signInRunner';
 import type { DeviceAuthorization, TokenClient } from '../tokenClient';
 import type { SignInOptions } from '../types';
@@ -31,7 +32,7 @@ export interface SignInControllerOptions {
 
 /** Runs sign-in in the editor: flow choice, progress with cancel, fallbacks, device-code UI. */
 export class SignInController {
-  private running?: Promise<StoredSession>;
+  private readonly queue = new SignInQueue<StoredSession>();
   private readonly attempts = new Set<AbortController>();
 
   constructor(private readonly options: SignInControllerOptions) {}
@@ -68,25 +69,29 @@ export class SignInController {
     return this.attempts.size > 0;
   }
 
-  /** One sign-in at a time: a second request while one runs joins it. */
+  /**
+   * One sign-in at a time: a request with the same options and scopes joins the running one; one with
+   * other options replaces it (see SignInQueue).
+   */
   signIn(signInOptions: SignInOptions = {}, extraScopes: readonly string[] = []): Promise<StoredSession> {
-    this.running ??= this.run(signInOptions, extraScopes).finally(() => (this.running = undefined));
-    return this.running;
+    const scopes = [...new Set([...readAuthConfiguration().scopes, ...extraScopes])];
+    return this.queue.request(signInKey(signInOptions, scopes), (replaced) => this.run(signInOptions, scopes, replaced));
   }
 
-  private async run(signInOptions: SignInOptions, extraScopes: readonly string[]): Promise<StoredSession> {
+  private async run(signInOptions: SignInOptions, scopes: readonly string[], replaced: AbortSignal): Promise<StoredSession> {
+    replaced.addEventListener('abort', () => this.options.logger.info('Sign-in replaced by a newer sign-in with other options.'), { once: true });
     const config = readAuthConfiguration();
     const problem = checkAuthUrl(config.authUrl);
     if (problem) throw new Error(problem);
     const tokenClient = this.options.tokenClient();
     const environment = await this.environment(tokenClient);
+    replaced.throwIfAborted();
     const flows = chooseFlows(config.signInFlow, environment);
     if (config.signInFlow !== 'auto') {
       const doubt = whyUnavailable(config.signInFlow, environment);
       if (doubt) this.options.logger.warn(`Sign-in flow ${config.signInFlow} may not work here: ${doubt}.`);
     }
     this.options.logger.info(`Sign-in flows to try: ${flows.join(', ') || 'none'}.`);
-    const scopes = [...new Set([...config.scopes, ...extraScopes])];
     const runner = new SignInRunner({
       tokenClient,
       pending: this.options.pending,
@@ -103,14 +108,22 @@ export class SignInController {
 
     const session = await signInWithFlows(
       flows,
-      (flow) => this.withProgress(flow, config.timeoutSeconds, (signal) => runner.run(flow, signInOptions, signal)),
+      (flow) => {
+        replaced.throwIfAborted();
+        return this.withProgress(flow, config.timeoutSeconds, replaced, (signal) => runner.run(flow, signInOptions, signal));
+      },
       async (failed, error, next) => {
+        if (replaced.aborted) return false;
         const tryNext = vscode.l10n.t('Try {0}', flowName(next));
-        // An unanswered question must not hold the sign-in (and every later one joining it) forever.
+        // An unanswered question must not hold the sign-in (and every later one joining it) forever,
+        // nor one that replaces it.
         let timer: unknown;
+        let stopWaiting!: () => void;
         const unanswered = new Promise<undefined>((resolve) => {
-          timer = this.options.clock.setTimeout(() => resolve(undefined), config.timeoutSeconds * 1000);
+          stopWaiting = () => resolve(undefined);
+          timer = this.options.clock.setTimeout(stopWaiting, config.timeoutSeconds * 1000);
         });
+        replaced.addEventListener('abort', stopWaiting, { once: true });
         const answer = await Promise.race([
           Promise.resolve(vscode.window.showWarningMessage(
             vscode.l10n.t('Sign-in with {0} did not complete: {1}', flowName(failed), error instanceof Error ? error.message : String(error)),
@@ -119,14 +132,15 @@ export class SignInController {
           unanswered,
         ]);
         this.options.clock.clearTimeout(timer);
-        return answer === tryNext;
+        replaced.removeEventListener('abort', stopWaiting);
+        return answer === tryNext && !replaced.aborted;
       },
     );
     await this.options.sessions.addSession(session);
     return session;
   }
 
-  private withProgress<T>(flow: FlowKind, timeoutSeconds: number, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  private withProgress<T>(flow: FlowKind, timeoutSeconds: number, replaced: AbortSignal, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
     return Promise.resolve(vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
@@ -142,10 +156,14 @@ export class SignInController {
         const controller = new AbortController();
         this.attempts.add(controller);
         const subscription = token.onCancellationRequested(() => controller.abort(new SignInCancelledError()));
+        const onReplaced = () => controller.abort(replaced.reason);
+        replaced.addEventListener('abort', onReplaced, { once: true });
+        if (replaced.aborted) onReplaced();
         try {
           return await task(controller.signal);
         } finally {
           subscription.dispose();
+          replaced.removeEventListener('abort', onReplaced);
           this.attempts.delete(controller);
         }
       },
