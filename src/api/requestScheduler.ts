@@ -58,7 +58,7 @@ interface Waiter {
  * does (a 429 switches back to answer times).
  */
 export class RequestScheduler implements QueueView {
-  /** Ordered by `at`, the latest moment each call can have been counted. */
+  /** Ordered by `at`: the answer time (or failure time, or in 'send' mode the send time) of each call. */
   private readonly log: LogEntry[] = [];
   private pending = 0;
   private readonly queue: Waiter[] = [];
@@ -90,9 +90,12 @@ export class RequestScheduler implements QueueView {
     return this.estimator.floor(origin);
   }
 
-  /** When the calls in the log are taken to have been counted (monotonic ms), oldest first; for tests and diagnostics. */
+  /** When the calls in the log are taken to have been counted (monotonic ms), oldest first. */
   logTimes(): number[] {
-    return this.log.map((entry) => this.estimator.countedAt(entry)).sort((a, b) => a - b);
+    const times = this.log.map((entry) => this.estimator.countedAt(entry));
+    // In the log's order already, unless origins with different round-trip floors interleave.
+    for (let i = 1; i < times.length; i++) if (times[i] < times[i - 1]) return times.sort((a, b) => a - b);
+    return times;
   }
 
   acquire(options: AcquireOptions = {}): Promise<Slot> {

@@ -249,9 +249,9 @@ describe('RequestScheduler', () => {
   });
 
   /** One call with the given round trip, then a quiet second; returns when it was answered. */
-  async function roundTrip(scheduler: RequestScheduler, clock: FakeClock, ms: number): Promise<number> {
+  async function roundTrip(scheduler: RequestScheduler, clock: FakeClock, ms: number, origin = ORIGIN): Promise<number> {
     const slot = await scheduler.acquire();
-    slot.markSent(ORIGIN);
+    slot.markSent(origin);
     await clock.advance(ms);
     slot.markAnswered();
     const answeredAt = clock.monotonic();
@@ -269,6 +269,26 @@ describe('RequestScheduler', () => {
     await clock.advance(200);
     answeredAt = await roundTrip(scheduler, clock, 30);
     assert.equal(scheduler.logTimes().at(-1), answeredAt, 'the answer time');
+  });
+
+  it('orders the log by when calls were counted when hosts with different floors interleave', async () => {
+    const clock = new FakeClock();
+    const { scheduler } = makeScheduler(clock);
+    const CLUSTER = 'https://cluster.example.com';
+    for (let i = 0; i < ROUND_TRIP_SAMPLES; i++) await roundTrip(scheduler, clock, 5);
+    for (let i = 0; i < ROUND_TRIP_SAMPLES; i++) await roundTrip(scheduler, clock, 50, CLUSTER);
+    await clock.advance(60_000); // every earlier call has left the minute
+    const start = clock.monotonic();
+    const far = await scheduler.acquire();
+    far.markSent(CLUSTER);
+    await clock.advance(55);
+    const near = await scheduler.acquire();
+    near.markSent(ORIGIN);
+    await clock.advance(6);
+    near.markAnswered(); // answered at +61, floor 5: counted at +56
+    await clock.advance(1);
+    far.markAnswered(); // answered at +62, floor 50: counted at +12
+    assert.deepEqual(scheduler.logTimes(), [start + 12, start + 56]);
   });
 
   it('serves the queue in FIFO order', async () => {
