@@ -122,6 +122,46 @@ describe('accounts and tenant sign-in', function () {
     assert.deepEqual((await auth.getAccounts()).map((entry) => entry.id), [mario.sub], 'the same account, not a second one');
   });
 
+  it('"Sign In to This Tenant" while a plain sign-in waits in the browser replaces it: the first is told so, the tenant\'s sign-in runs', async () => {
+    const mario = user('mario.rossi');
+    if (!(await auth.getAccounts()).some((entry) => entry.id === mario.sub)) await signInAs(sandbox, mario.username);
+    // Another tenant than the one the session may carry already, so the result proves this sign-in.
+    const current = jwtClaims((await storedSession(mario.sub)).idToken!).tenant;
+    const tenant = sandbox.tenants.find((candidate) => mario.tenantIds.includes(candidate.id) && candidate.id !== current)!;
+
+    // A plain sign-in, left waiting on the sign-in page.
+    await driver.robot.ignore();
+    const since = await driver.robot.lastSeq();
+    const first = auth.signIn({ forceLogin: true }).then((account) => account, (error: unknown) => error);
+    await driver.robot.waitFor('ignored', { since, timeoutMs: 30_000 });
+    assert.equal(auth.pending.size, 1, 'the plain sign-in waits for the browser');
+
+    await driver.robot.setCredentials({ username: mario.username, password: mario.password });
+    const second = vscode.commands.executeCommand<AccountInfo | undefined>('tenantApi.signInToTenant', tenant.id);
+    // Joined instead, the first would wait on its ignored page until it timed out.
+    const replaced = await Promise.race([first, new Promise((resolve) => setTimeout(resolve, 20_000, 'still waiting after 20 s'))]);
+    if (!(replaced instanceof Error)) auth.controller.cancel();
+    assert.ok(replaced instanceof Error && replaced.name === 'SignInReplacedError', `the first call ended with: ${String(replaced)}`);
+    assert.match(replaced.message, /replaced by a newer sign-in/);
+    const account = await second;
+    const events = await driver.robot.events(since);
+    assert.equal(account?.id, mario.sub, `robot events: ${JSON.stringify(events)}`);
+
+    // Two trips to the authorization endpoint: the plain one, then the tenant's.
+    const authorize = events.filter((event) => event.action === 'authorize').map((event) => new URL(event.url).searchParams);
+    assert.equal(authorize.length, 2, JSON.stringify(events));
+    assert.equal(authorize[0].get('acr_values'), null, 'the first sign-in asked for no tenant');
+    assert.equal(authorize[1].get('acr_values'), `tenant:${tenant.id}`);
+    assert.equal(events.filter((event) => event.action === 'filledSignIn').length, 1, 'the robot signed in only on the tenant\'s page');
+
+    // The session the extension keeps is the tenant's, and nothing is left waiting.
+    const idToken = jwtClaims((await storedSession(mario.sub)).idToken!);
+    assert.equal(idToken.acr, `tenant:${tenant.id}`);
+    assert.equal(idToken.tenant, tenant.id);
+    assert.equal(auth.pending.size, 0);
+    assert.equal(auth.controller.attemptInProgress, false);
+  });
+
   it('with two accounts, "Use This Account" in the Tenants view switches the tenants and the token of the calls', async () => {
     const mario = user('mario.rossi');
     const laura = user('laura.verdi');
