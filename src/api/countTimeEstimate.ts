@@ -85,9 +85,11 @@ export class CountTimeEstimator {
     return learned.roundTripMs;
   }
 
-  /** A 429 for a short unit: answer times from now on. */
-  distrust(): void {
+  /** A 429 for a short unit: answer times from now on. True when that changes how calls are logged. */
+  distrust(): boolean {
+    const changed = !this.distrusted && this.mode() === 'fastest-round-trip';
     this.distrusted = true;
+    return changed;
   }
 
   get trusted(): boolean {

@@ -123,10 +123,7 @@ export class RequestScheduler implements QueueView {
    * pause is kept), and log answer times from now on.
    */
   pause(ms: number): void {
-    if (this.estimator.trusted && this.options.countTimeEstimate?.() !== 'answer') {
-      this.logger.warn('Rate limit: a 429 despite the throttle; calls are logged at their answer times from now on');
-    }
-    this.estimator.distrust();
+    if (this.estimator.distrust()) this.logger.warn('Rate limit: a 429 despite the throttle; calls are logged at their answer times from now on');
     const until = this.options.clock.monotonic() + ms;
     if (this.pausedUntil !== undefined && this.pausedUntil >= until) return;
     this.pausedUntil = until;
@@ -232,7 +229,7 @@ export class RequestScheduler implements QueueView {
     };
   }
 
-  /** Entries arrive nearly in order; a failure logged at its send time ('send' mode) can land before the latest. */
+  /** Entries arrive nearly in order ('send' mode logs send times in the order the answers come). */
   private insert(entry: LogEntry): void {
     let at = this.log.length;
     while (at > 0 && this.log[at - 1].at > entry.at) at--;

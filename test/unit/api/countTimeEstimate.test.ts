@@ -79,7 +79,8 @@ describe('CountTimeEstimator', () => {
     const e = estimator();
     feed(e, A, ROUND_TRIP_SAMPLES, () => 20);
     assert.equal(e.trusted, true);
-    e.distrust();
+    assert.equal(e.distrust(), true, 'the way calls are logged changes');
+    assert.equal(e.distrust(), false, 'only once');
     assert.equal(e.trusted, false);
     assert.equal(e.floor(A), undefined);
     assert.equal(counted(e, A, 80_000, 80_025), 80_025);
@@ -87,6 +88,7 @@ describe('CountTimeEstimator', () => {
 
   it("logs answer times in 'answer' mode and send times in 'send' mode, whatever it has seen", () => {
     const answer = estimator('answer');
+    assert.equal(answer.distrust(), false, 'answer times already');
     assert.equal(feed(answer, A, ROUND_TRIP_SAMPLES + 5, () => 20), (ROUND_TRIP_SAMPLES + 4) * 1000 + 20);
     assert.equal(answer.countedAt(answer.failed(5, 9)), 9);
     const send = estimator('send');
