@@ -1,5 +1,5 @@
-import { SignInRequiredError } from '../auth/errors';
 import type { Clock } from '../common/clock';
+import { isSignInRequired } from '../common/signInRequired';
 import { systemClock } from '../common/clock';
 import * as l10n from '../common/l10n';
 import type { Logger } from '../common/logger';
@@ -13,7 +13,7 @@ import { APPLICATION_LIMITS, UNIT_MS, scaleLimits, type RateLimit } from './limi
 import { QuotaTracker } from './quotaTracker';
 import { HEADER, checkExtraHeaders, maskHeaders, withoutCredentials } from './requestHeaders';
 import { RequestScheduler } from './requestScheduler';
-import { RouteTable, mergeEndpoints, parseEndpointSetting, parseRouteSetting } from './routes';
+import { RouteTable, mergeEndpoints, needsTenant, parseEndpointSetting, parseRouteSetting } from './routes';
 import { SERVICE_LIMIT_INFO_HEADER, parseServiceLimitInfo } from './serviceLimitInfo';
 import {
   IDEMPOTENT_METHODS,
@@ -254,7 +254,7 @@ export class ApiClient implements TenantApi {
     const policy = this.hostPolicy();
     let origin: URL;
     let tenant: TenantRecord | undefined;
-    if (route.tenantScoped || route.host === 'cluster') {
+    if (needsTenant(route)) {
       tenant = request.tenant;
       if (!tenant) throw apiErrors.tenantRequired(path, { method });
       if (!tenant.usable) throw apiErrors.tenantUnusable(tenant.descrizioneAmbienteDati || tenant.id, tenant.unusableReason ?? '', { method });
@@ -321,7 +321,7 @@ export class ApiClient implements TenantApi {
     try {
       return await this.options.tokens.getAccessToken(forceRefresh ? { forceRefresh: true } : undefined);
     } catch (error) {
-      if (error instanceof SignInRequiredError || (error as Error)?.name === 'SignInRequiredError') {
+      if (isSignInRequired(error)) {
         throw forceRefresh ? apiErrors.unauthorizedAfterRefresh({ ...details, cause: error }) : apiErrors.signInRequired({ ...details, cause: error });
       }
       throw new ApiError('auth', l10n.t('Your sign-in could not be refreshed: {0}', (error as Error)?.message ?? String(error)), {

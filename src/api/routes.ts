@@ -26,6 +26,11 @@ function normalizePrefix(prefix: string): string {
   return prefix.endsWith('/') ? prefix : `${prefix}/`;
 }
 
+/** Whether calls on this route name a tenant: tenant-scoped rules and every rule served by a cluster. */
+export function needsTenant(route: RouteRule | undefined): boolean {
+  return route !== undefined && (route.tenantScoped === true || route.host === 'cluster');
+}
+
 /** True when `path` (without query) is `prefix` itself or below it. */
 export function matchesPrefix(path: string, prefix: string): boolean {
   const withSlash = normalizePrefix(prefix);

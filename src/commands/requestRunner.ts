@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ApiResponse, QuotaReading, TenantApi, TenantRecord } from '../api/types';
 import { isApiError, type ApiError } from '../api/errors';
+import { needsTenant } from '../api/routes';
 import type { Logger } from '../common/logger';
 import type { Views } from '../views';
 import type { ResponseLike } from '../views/responseFormat';
@@ -62,9 +63,9 @@ export class RequestRunner {
   /** Finds the tenant a request names, or the active tenant for a tenant-scoped path. */
   async resolveTenant(request: Pick<NormalizedRequest, 'path' | 'tenantId'>): Promise<TenantRecord | undefined> {
     const route = this.api.routeFor(request.path);
-    const tenantId = request.tenantId ?? (route?.tenantScoped || route?.host === 'cluster' ? this.views.activeTenant.get()?.id : undefined);
+    const tenantId = request.tenantId ?? (needsTenant(route) ? this.views.activeTenant.get()?.id : undefined);
     if (!tenantId) {
-      if (route?.tenantScoped || route?.host === 'cluster') {
+      if (needsTenant(route)) {
         throw new RequestInputError(
           vscode.l10n.t('{0} is served by a tenant\'s cluster: choose a tenant, or set an active tenant in the Tenants view.', request.path),
         );

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { needsTenant } from '../api/routes';
 import type { TenantApi, TenantRecord } from '../api/types';
 import type { Views } from '../views';
 import { formatQuery, type RequestHistory } from './requestHistory';
@@ -179,15 +180,15 @@ async function pickPath(deps: FlowDeps, state: FlowState): Promise<Step> {
 
 async function pickTenant(deps: FlowDeps, state: FlowState): Promise<Step> {
   const route = deps.api.routeFor(state.path ?? '/');
-  const needsTenant = route?.tenantScoped === true || route?.host === 'cluster';
-  if (route && !needsTenant) {
+  const tenantNeeded = needsTenant(route);
+  if (route && !tenantNeeded) {
     state.tenant = null;
     return 'next';
   }
   const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem & { tenant?: TenantRecord | null }>();
-  const baseTitle = title(needsTenant ? vscode.l10n.t('tenant') : vscode.l10n.t('host'));
+  const baseTitle = title(tenantNeeded ? vscode.l10n.t('tenant') : vscode.l10n.t('host'));
   quickPick.title = baseTitle;
-  quickPick.placeholder = needsTenant
+  quickPick.placeholder = tenantNeeded
     ? vscode.l10n.t('Tenant: the call goes to its cluster with its User-Tenant header')
     : vscode.l10n.t('Host: the base URL, or a tenant\'s cluster');
   quickPick.buttons = [vscode.QuickInputButtons.Back];
@@ -204,7 +205,7 @@ async function pickTenant(deps: FlowDeps, state: FlowState): Promise<Step> {
   const firstId = state.preferredTenantId ?? activeId;
   const ordered = [...tenants].sort((a, b) => Number(b.id === firstId) - Number(a.id === firstId));
   const items: Array<vscode.QuickPickItem & { tenant?: TenantRecord | null }> = [];
-  if (!needsTenant) {
+  if (!tenantNeeded) {
     const baseUrl = vscode.workspace.getConfiguration('tenantApi').get<string>('baseUrl') ?? '';
     items.push({ label: vscode.l10n.t('Base host'), description: baseUrl, tenant: null, iconPath: new vscode.ThemeIcon('globe') });
   }

@@ -4,6 +4,7 @@ import type { TenantApi, TenantRecord } from '../api/types';
 import { isApiError } from '../api/errors';
 import { TENANT_LIST_PATH } from '../api/apiClient';
 import type { Logger } from '../common/logger';
+import { isSignInRequired } from '../common/signInRequired';
 import type { ActiveTenantStore } from './activeTenant';
 import {
   accountChildren,
@@ -231,7 +232,7 @@ export class TenantTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
 }
 
 function errorKindOf(error: unknown): string | undefined {
-  return error instanceof Error && error.name === 'SignInRequiredError' ? 'auth' : undefined;
+  return isSignInRequired(error) ? 'auth' : undefined;
 }
 
 function themeIcon(icon: string): vscode.ThemeIcon {

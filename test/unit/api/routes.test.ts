@@ -5,6 +5,7 @@ import {
   BUILT_IN_ROUTES,
   RouteTable,
   matchesPrefix,
+  needsTenant,
   mergeEndpoints,
   parseEndpointSetting,
   parseRouteSetting,
@@ -80,5 +81,15 @@ describe('endpoint table', () => {
     const merged = mergeEndpoints(user);
     assert.equal(merged.length, 4);
     assert.equal(merged.filter((e) => e.path === '/api/configurazioni').length, 1);
+  });
+});
+
+describe('needsTenant', () => {
+  it('is true for tenant-scoped rules and for every rule served by a cluster, false otherwise', () => {
+    assert.equal(needsTenant({ prefix: '/efat/', host: 'cluster', module: 'efat', tenantScoped: true }), true);
+    assert.equal(needsTenant({ prefix: '/x/', host: 'cluster' }), true);
+    assert.equal(needsTenant({ prefix: '/y/', host: 'base', tenantScoped: true }), true);
+    assert.equal(needsTenant({ prefix: '/api/', host: 'base', module: 'core' }), false);
+    assert.equal(needsTenant(undefined), false);
   });
 });
