@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { createTenantApi } from './api';
-import { registerAuthentication } from './auth/register';
+import { recordingOrganizations, TenantDirectory } from './api/tenantDirectory';
+import { registerAuthentication } from './auth/vscode/register';
 import { registerAuthCommands } from './commands/authCommands';
 import { registerWorkbenchCommands } from './commands';
 import { registerLicenceKeyCommands } from './commands/licenceKeyCommands';
@@ -19,7 +20,10 @@ export function activate(context: vscode.ExtensionContext) {
 
   const auth = registerAuthentication(context, { log });
   const api = createTenantApi({ secrets: context.secrets, tokens: auth, settings: watchApiSettings(context), logger: auth.logger });
-  context.subscriptions.push(api);
+  const tenants = new TenantDirectory({ listTenants: () => api.client.listTenants(), sessions: auth, logger: auth.logger });
+  // What the views and commands call through: every answer for a tenant tells the directory its organization.
+  const client = recordingOrganizations(api.client, tenants);
+  context.subscriptions.push(api, tenants);
 
   registerAuthCommands(context, auth, log);
   registerLicenceKeyCommands(context, {
@@ -28,10 +32,11 @@ export function activate(context: vscode.ExtensionContext) {
     prefixesOf: (module) => api.client.routeTable().prefixesOf(module),
     quota: api.client.quota,
   });
-  const views = registerViews(context, { auth, api: api.client, logger: auth.logger, licenceKeys: api.licenceKeys });
+  const views = registerViews(context, { auth, api: client, tenants, logger: auth.logger, licenceKeys: api.licenceKeys });
   const commands = registerWorkbenchCommands(context, {
     auth,
-    api: api.client,
+    api: client,
+    tenants,
     views,
     readLicenceKey: async (module) => (await api.licenceKeys.get(module))?.key,
     logger: auth.logger,

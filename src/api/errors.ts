@@ -16,23 +16,6 @@ export class ApiError extends Error {
     super(message);
   }
 
-  /** The command the UI can offer for this error, if any. */
-  get suggestedCommand(): string | undefined {
-    switch (this.kind) {
-      case 'auth':
-        return 'tenantApi.signIn';
-      case 'licenceMissing':
-      case 'licenceWrongModule':
-      case 'licenceUnknown':
-        return 'tenantApi.setLicenceKey';
-      case 'weeklyQuota':
-      case 'quotaReached':
-        return 'tenantApi.resumeOrganization';
-      default:
-        return undefined;
-    }
-  }
-
   /** One line for the log: kind, status, method and URL (URLs we build carry no secrets). */
   describe(): string {
     const d = this.details;

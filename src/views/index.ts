@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
 import type { SessionState } from '../auth/types';
+import type { TenantDirectory } from '../api/tenantDirectory';
 import type { TenantApi } from '../api/types';
 import type { Event } from '../common/event';
 import { silentLogger, type Logger } from '../common/logger';
+import { onSettingsChange } from '../settings/editorSettings';
 import { ActiveTenantStore } from './activeTenant';
 import { QuotaStatusBar } from './quotaStatusBar';
 import { ResponseDocuments } from './responseDocuments';
@@ -11,6 +13,8 @@ import { TenantTreeProvider } from './tenantTree';
 export interface ViewsDeps {
   auth: SessionState;
   api: TenantApi;
+  /** The one cache of the accounts' tenants, which the tree shows. */
+  tenants: TenantDirectory;
   logger?: Logger;
   /** src/api's LicenceKeyStore: a key set or cleared (here or in another window) clears the resources' licence problems. */
   licenceKeys?: { onDidChange: Event<{ module: string }> };
@@ -34,9 +38,9 @@ export const SIGNED_IN_CONTEXT = 'tenantApi.signedIn';
 export function registerViews(context: vscode.ExtensionContext, deps: ViewsDeps): Views {
   const logger = deps.logger ?? silentLogger;
   const activeTenant = new ActiveTenantStore(context.globalState);
-  const tree = new TenantTreeProvider(deps.auth, deps.api, activeTenant, logger);
+  const tree = new TenantTreeProvider(deps.auth, deps.api, deps.tenants, activeTenant, logger);
   const treeView = vscode.window.createTreeView('tenantApi.tenants', { treeDataProvider: tree, showCollapseAll: true });
-  const statusBar = new QuotaStatusBar(deps.api.quota, activeTenant);
+  const statusBar = new QuotaStatusBar(deps.api.quota, activeTenant, deps.tenants);
   const responses = new ResponseDocuments();
 
   let signedIn = false;
@@ -68,18 +72,16 @@ export function registerViews(context: vscode.ExtensionContext, deps: ViewsDeps)
     statusBar,
     responses,
     activeTenant,
-    deps.auth.onDidChangeSessions(() => {
-      void syncSignedIn();
-      tree.refresh();
-    }),
+    // The tenant directory drops its listings itself; the tree redraws when it does.
+    deps.auth.onDidChangeSessions(() => void syncSignedIn()),
     activeTenant.onDidChange(() => {
       showActiveTenant();
       tree.redraw();
     }),
     deps.licenceKeys?.onDidChange(() => tree.clearProblems()) ?? { dispose() {} },
-    vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration('tenantApi.baseUrl') || event.affectsConfiguration('tenantApi.allowedHosts')) tree.refresh();
-      else if (event.affectsConfiguration('tenantApi.endpoints')) tree.redraw();
+    onSettingsChange((affects) => {
+      if (affects('baseUrl') || affects('allowedHosts')) deps.tenants.refresh();
+      else if (affects('endpoints')) tree.redraw();
     }),
   );
   return { tree, treeView: treeView as vscode.TreeView<unknown>, statusBar, responses, activeTenant };

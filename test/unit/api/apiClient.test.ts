@@ -8,6 +8,12 @@ import type { TenantRecord } from '../../../src/api/types';
 import { SignInRequiredError } from '../../../src/auth/errors';
 import { InMemorySecretStore } from '../../helpers/inMemorySecretStore';
 import { FakeClock, flush } from './fakeClock';
+import { outcomeOfError } from '../../../src/commands/requestOutcome';
+
+function suggestedCommand(error: unknown): string | undefined {
+  const first = outcomeOfError(error, { method: 'GET', path: '/', preview: false }).actions[0];
+  return first && 'command' in first ? first.command : undefined;
+}
 
 interface Seen {
   method: string;
@@ -127,7 +133,8 @@ describe('ApiClient (stub fetch)', () => {
     await licenceKeys.clear('efat');
     await assert.rejects(client.send({ method: 'GET', path: '/efat/api/v1/ditte', tenant }), rejectsWith('licenceMissing', (e) => {
       assert.equal(e.details.module, 'efat');
-      assert.equal(e.suggestedCommand, 'tenantApi.setLicenceKey');
+      // The action the user is offered comes from the one map of outcomes (src/commands/requestOutcome.ts).
+      assert.equal(suggestedCommand(e), 'tenantApi.setLicenceKey');
     }));
     await assert.rejects(client.send({ method: 'GET', path: '/efat/api/v1/ditte' }), rejectsWith('tenant'));
     await assert.rejects(client.send({ method: 'GET', path: '/efat/x', tenant: { ...tenant, usable: false, unusableReason: 'bad host' } }), rejectsWith('tenant', (e) => assert.match(e.message, /bad host/)));

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { FlowSetting } from '../flows';
+import type { FlowSetting } from '../auth/flows';
 
 export interface AuthConfiguration {
   authUrl: string;
