@@ -1,16 +1,11 @@
 import { getDomain } from 'tldts';
 import * as l10n from '../common/l10n';
+import { isLoopbackHost } from '../common/loopbackHost';
 
 /** Outcome of checking whether an address may receive the bearer token and licence keys. */
 export type HostVerdict = { ok: true; url: URL } | { ok: false; reason: string };
 
-/** 127.0.0.0/8, ::1 and localhost: the only hosts plain http is allowed for. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  if (host === 'localhost' || host === '::1' || host === '0:0:0:0:0:0:0:1') return true;
-  const octets = host.split('.');
-  return octets.length === 4 && octets[0] === '127' && octets.every((o) => /^\d{1,3}$/.test(o) && Number(o) <= 255);
-}
+export { isLoopbackHost };
 
 function isIpAddress(host: string): boolean {
   return /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.startsWith('[') || host.includes(':');

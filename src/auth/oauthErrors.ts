@@ -20,6 +20,11 @@ export class AuthNetworkError extends Error {
   }
 }
 
+/** The discovery document failed a safety check (wrong issuer, unsafe endpoint): nothing is sent to it. */
+export class DiscoveryRejectedError extends Error {
+  override readonly name = 'DiscoveryRejectedError';
+}
+
 /** The attempt was cancelled by the user. */
 export class SignInCancelledError extends Error {
   override readonly name = 'SignInCancelledError';

@@ -1,7 +1,8 @@
 import * as l10n from '../common/l10n';
 import type { Logger } from '../common/logger';
 import { registerSecret } from '../common/redact';
-import { AuthNetworkError, OAuthError } from './oauthErrors';
+import { discoveryProblem } from './discoveryChecks';
+import { AuthNetworkError, DiscoveryRejectedError, OAuthError } from './oauthErrors';
 
 export type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -13,6 +14,8 @@ export interface ProviderMetadata {
   userinfo_endpoint: string;
   revocation_endpoint?: string;
   device_authorization_endpoint?: string;
+  /** RFC 9207: the server puts `iss` into every authorization response. */
+  authorization_response_iss_parameter_supported?: boolean;
   /** false when discovery failed and the spec's paths are assumed. */
   discovered: boolean;
 }
@@ -99,6 +102,11 @@ export class TokenClient {
         return fallback;
       }
       const document = (await response.json()) as Partial<ProviderMetadata>;
+      const problem = discoveryProblem(document as Record<string, unknown>, this.authUrl);
+      if (problem) {
+        this.options.logger.error(`Discovery at ${url} refused: ${problem}`);
+        throw new DiscoveryRejectedError(problem);
+      }
       return {
         issuer: document.issuer ?? fallback.issuer,
         authorization_endpoint: document.authorization_endpoint ?? fallback.authorization_endpoint,
@@ -106,10 +114,11 @@ export class TokenClient {
         userinfo_endpoint: document.userinfo_endpoint ?? fallback.userinfo_endpoint,
         revocation_endpoint: document.revocation_endpoint,
         device_authorization_endpoint: document.device_authorization_endpoint,
+        authorization_response_iss_parameter_supported: document.authorization_response_iss_parameter_supported === true,
         discovered: true,
       };
     } catch (error) {
-      if (signal?.aborted) throw error;
+      if (signal?.aborted || error instanceof DiscoveryRejectedError) throw error;
       this.options.logger.warn(`Discovery at ${url} failed (${String(error)}); using the spec's /connect paths.`);
       return fallback;
     }
