@@ -1,6 +1,7 @@
 import type { Clock } from '../common/clock';
 import * as l10n from '../common/l10n';
 import type { Logger } from '../common/logger';
+import { registerSecret } from '../common/redact';
 import { buildAuthorizeUrl, createAttemptSecrets } from './authorizeUrl';
 import { pollDeviceToken } from './deviceFlow';
 import { callbackIssuerProblem } from './discoveryChecks';
@@ -86,6 +87,7 @@ export class SignInRunner {
     const { tokenClient, pending } = this.environment;
     const metadata = await raceAbort(tokenClient.discover(signal), signal);
     const secrets = await createAttemptSecrets();
+    for (const secret of [secrets.state, secrets.nonce, secrets.codeVerifier]) registerSecret(secret);
     signal.throwIfAborted();
     let loopback: LoopbackServer | undefined;
     try {
