@@ -3,6 +3,7 @@ import { systemClock, type Clock } from '../common/clock';
 import type { Logger } from '../common/logger';
 import { redactingLogger } from '../common/redact';
 import type { SecretStore } from '../common/secretStore';
+import { parseCallbackQuery } from './callbackParameters';
 import { PendingAttempts } from './pendingAttempts';
 import { SessionManager } from './sessionManager';
 import { SessionStore } from './sessionStore';
@@ -94,7 +95,8 @@ export function registerAuthentication(context: vscode.ExtensionContext, depende
       logger.warn(`Ignored a URI for an unknown path: ${uri.path}`);
       return;
     }
-    pending.handleCallback(new URLSearchParams(uri.query));
+    // Desktop VS Code hands over a query URI.parse already decoded; the web editor's callback page re-encodes it.
+    pending.handleCallback(parseCallbackQuery(uri.query, vscode.env.uiKind === vscode.UIKind.Web ? 'encoded' : 'decoded'));
   };
 
   context.subscriptions.push(
