@@ -24,7 +24,7 @@ function webQuery(query: string): string {
   const url = new URL(`https://editor.example/callback?vscode-reqid=1&vscode-scheme=code-oss&vscode-authority=x&${query}`);
   const params = url.searchParams;
   for (const name of ['vscode-reqid', 'vscode-scheme', 'vscode-authority']) params.delete(name);
-  return URI.revive({ scheme: 'code-oss', authority: 'x', path: '/auth-callback', query: params.toString() }).query;
+  return URI.revive({ scheme: 'code-oss', authority: 'x', path: '/auth-callback', query: params.toString(), fragment: '' }).query;
 }
 
 const expected = (parameters: URLSearchParams) => ({ code: parameters.get('code'), state: parameters.get('state'), iss: parameters.get('iss') });
