@@ -53,7 +53,7 @@ export class ApiError extends Error {
 
 function redactDetails(details: ApiErrorDetails): ApiErrorDetails {
   const result = { ...details };
-  for (const field of ['serverMessage', 'serverError', 'bodyText', 'host'] as const) {
+  for (const field of ['serverMessage', 'serverError', 'bodyText', 'host', 'module'] as const) {
     const value = result[field];
     if (typeof value === 'string') result[field] = redact(value);
   }
