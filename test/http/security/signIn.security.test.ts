@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { DiscoveryRejectedError, OAuthError } from '../../../src/auth/oauthErrors';
+import { AuthNetworkError, DiscoveryRejectedError, OAuthError } from '../../../src/auth/oauthErrors';
 import { PendingAttempts } from '../../../src/auth/pendingAttempts';
 import { SignInRunner, type SignInEnvironment } from '../../../src/auth/signInRunner';
 import { TokenClient } from '../../../src/auth/tokenClient';
@@ -128,5 +128,47 @@ describe('attack list: sign-in mix-up, iss and discovery', function () {
       assert.equal(metadata.discovered, true);
       assert.equal(metadata.authorization_response_iss_parameter_supported, true);
     });
+  });
+
+  describe('redirects from the authorization server', () => {
+    let attacker: HostileServer;
+    let redirector: HostileServer;
+    before(async () => {
+      attacker = await hostileServer((_request, response) => {
+        response.setHeader('Content-Type', 'application/json');
+        response.end(JSON.stringify({ access_token: 'attacker-token', token_type: 'Bearer', sub: 'attacker', device_code: 'd', user_code: 'u', verification_uri: 'https://x', expires_in: 60 }));
+      });
+      redirector = await hostileServer((request, response) => {
+        response.setHeader('Content-Type', 'application/json');
+        if (request.path === '/.well-known/openid-configuration') {
+          const self = redirector.url;
+          return response.end(JSON.stringify({ issuer: self, authorization_endpoint: `${self}/authorize`, token_endpoint: `${self}/token`, userinfo_endpoint: `${self}/userinfo`, device_authorization_endpoint: `${self}/device`, revocation_endpoint: `${self}/revoke` }));
+        }
+        response.statusCode = request.method === 'POST' ? 307 : 302; // 307 keeps the method and the body
+        response.setHeader('Location', `${attacker.url}${request.path}`);
+        response.end();
+      });
+    });
+    after(async () => {
+      await attacker.close();
+      await redirector.close();
+    });
+
+    const requests: Array<[string, (client: TokenClient) => Promise<unknown>]> = [
+      ['the code exchange (code, verifier)', (client) => client.exchangeCode('the-code-0001', 'the-verifier-0001', REDIRECT)],
+      ['a refresh (refresh token)', (client) => client.refresh('the-refresh-token-0001')],
+      ['userinfo (access token)', (client) => client.userInfo('the-access-token-0001')],
+      ['the device authorization', (client) => client.startDeviceAuthorization(['openid'])],
+      ['a revocation (refresh token)', (client) => client.revoke('the-refresh-token-0001', 'refresh_token')],
+    ];
+    for (const [name, call] of requests) {
+      it(`does not follow a redirect of ${name} to another host`, async () => {
+        attacker.received.length = 0;
+        const client = new TokenClient({ authUrl: redirector.url, clientId: 'c', fetch, logger: silentLogger, getClientSecret: async () => 'client-secret-0001' });
+        const outcome = await call(client).catch((error: unknown) => error);
+        assert.ok(outcome instanceof AuthNetworkError && /redirected a sign-in request/.test(outcome.message), String(outcome));
+        assert.deepEqual(attacker.received, [], 'nothing reached the attacker');
+      });
+    }
   });
 });
