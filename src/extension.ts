@@ -6,6 +6,7 @@ import { registerAuthCommands } from './commands/authCommands';
 import { registerWorkbenchCommands } from './commands';
 import { registerLicenceKeyCommands } from './commands/licenceKeyCommands';
 import { workbenchTestApi } from './commands/workbenchTestApi';
+import { activationExports } from './common/activationExports';
 import { useTranslator } from './common/l10n';
 import { watchApiSettings } from './settings/apiSettings';
 import { registerViews } from './views';
@@ -42,8 +43,14 @@ export function activate(context: vscode.ExtensionContext) {
     logger: auth.logger,
   });
 
-  // For the in-editor tests and other extensions: read-only views of the state, and activation's cost.
-  return { auth, licenceKeys: api.licenceKeys, workbench: workbenchTestApi(views, commands), activationMs: performance.now() - started };
+  // For the in-editor tests only (development and test runs): nothing secret is exported in production.
+  const testHooksAllowed = context.extensionMode !== vscode.ExtensionMode.Production;
+  return activationExports(testHooksAllowed, () => ({
+    auth,
+    licenceKeys: api.licenceKeys,
+    workbench: workbenchTestApi(views, commands),
+    activationMs: performance.now() - started,
+  }));
 }
 
 export function deactivate(): void {}

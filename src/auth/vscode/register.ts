@@ -3,6 +3,7 @@ import { systemClock, type Clock } from '../../common/clock';
 import type { Logger } from '../../common/logger';
 import { redactingLogger } from '../../common/redact';
 import type { SecretStore } from '../../common/secretStore';
+import { parseCallbackQuery } from '../callbackParameters';
 import { PendingAttempts } from '../pendingAttempts';
 import { SessionManager } from '../sessionManager';
 import { SessionStore } from '../sessionStore';
@@ -121,7 +122,8 @@ function uriHandler(pending: PendingAttempts, logger: Logger): (uri: vscode.Uri)
       logger.warn(`Ignored a URI for an unknown path: ${uri.path}`);
       return;
     }
-    pending.handleCallback(new URLSearchParams(uri.query));
+    // Desktop VS Code hands over a query URI.parse already decoded; the web editor's callback page re-encodes it.
+    pending.handleCallback(parseCallbackQuery(uri.query, vscode.env.uiKind === vscode.UIKind.Web ? 'encoded' : 'decoded'));
   };
 }
 

@@ -1,6 +1,36 @@
 import * as assert from 'node:assert/strict';
 import { ApiError, apiErrors } from '../../../src/api/errors';
+import { OAuthError } from '../../../src/auth/oauthErrors';
+import { REDACTED, registerSecret } from '../../../src/common/redact';
 import { checkExtraHeaders, maskHeaders, withoutCredentials } from '../../../src/api/requestHeaders';
+
+describe('secrets echoed by a server', () => {
+  const key = `KEY${Date.now()}ECHO`;
+  const token = `opaque-token-${Date.now()}`;
+  registerSecret(key);
+  registerSecret(token);
+
+  it('never reach an ApiError message or the server words in its details', () => {
+    const echo = `key ${key} is not valid for token ${token}`;
+    const errors = [
+      apiErrors.http(400, 'Bad Request', echo, { serverMessage: echo, serverError: key, bodyText: `{"message":"${echo}"}` }),
+      apiErrors.tenantRefused(echo, { serverMessage: echo }),
+      apiErrors.network(echo, {}),
+      new ApiError('http', echo, { host: `https://${key}.example.com` }),
+    ];
+    for (const error of errors) {
+      const everything = [error.message, error.describe(), JSON.stringify(error.details)].join('\n');
+      assert.ok(!everything.includes(key) && !everything.includes(token), everything);
+      assert.ok(error.message.includes(REDACTED), error.message);
+    }
+  });
+
+  it("never reach an OAuthError message (the authorization server's error_description)", () => {
+    const error = new OAuthError('invalid_grant', `refresh token ${token} was revoked`, 400);
+    assert.ok(!error.message.includes(token) && !error.description?.includes(token), error.message);
+    assert.equal(error.error, 'invalid_grant', 'the error code is kept: sessions end on it');
+  });
+});
 
 describe('ApiError messages', () => {
   const details = { method: 'GET', url: 'https://api.example.com/api/configurazioni', status: 403, serverError: 'licence_module_mismatch' };
