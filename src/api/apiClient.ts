@@ -5,7 +5,7 @@ import type { Logger } from '../common/logger';
 import { silentLogger } from '../common/logger';
 import { backoff } from './backoff';
 import { CallProgress } from './callProgress';
-import { CallToken } from './callToken';
+import { CallToken, SharedAccessToken } from './callToken';
 import type { CountTimeEstimate } from './countTimeEstimate';
 import { ApiError, apiErrors } from './errors';
 import type { HostPolicy } from './hostValidation';
@@ -96,6 +96,7 @@ export class ApiClient implements TenantApi {
   private readonly logger: Logger;
   private readonly transport: HttpTransport;
   private readonly exchange: ScheduledExchange;
+  private readonly accessToken: SharedAccessToken;
   private readonly timeScale: number;
   private readonly random: () => number;
   private tables: { routeSetting: unknown; endpointSetting: unknown; routes: RouteTable; endpoints: EndpointDefinition[] } | undefined;
@@ -118,6 +119,7 @@ export class ApiClient implements TenantApi {
         logger: this.logger,
       });
     this.exchange = scheduledExchange(this.scheduler, this.transport, this.clock);
+    this.accessToken = new SharedAccessToken(options.tokens);
   }
 
   get queue(): RequestScheduler {
@@ -212,8 +214,7 @@ export class ApiClient implements TenantApi {
     const maxRetries = Math.max(0, Math.floor(settings.maxRetries));
     const organization = prepared.licence?.organization;
     const call = new CallProgress(prepared);
-    const token = new CallToken(this.options.tokens, this.clock);
-    await token.take(call.details());
+    const token = new CallToken(this.accessToken);
 
     for (;;) {
       const { outcome, response, failure } = await this.attempt(call, token, request, timeoutMs);
