@@ -227,6 +227,7 @@ export class ApiClient implements TenantApi {
       }
       const server = response ? serverError(response) : {};
       const details = response ? call.answerDetails(response, server) : { ...call.details(), cause: failure };
+      if ('guessed' in decision && decision.guessed) this.logGuessed429(call, decision.unit!);
       if (decision.action === 'retry') {
         await this.beforeRetry(decision, call, token, request.signal, details);
         continue;
@@ -280,6 +281,14 @@ export class ApiClient implements TenantApi {
       if (!(error instanceof TransportError)) throw error;
       return { outcome: { kind: 'failed', reason: error.reason }, failure: error };
     }
+  }
+
+  private logGuessed429(call: CallProgress, unit: string): void {
+    const repeated = call.unnamed429s++ > 0;
+    this.logger.warn(
+      `Rate limit: a 429 that names no limit and has no Retry-After; pausing for the ${unit}: ` +
+        (repeated ? 'it repeated after a shorter pause' : 'a block ends once the smallest exceeded unit has elapsed, longer pauses only if it repeats'),
+    );
   }
 
   /** What a retry waits for: a fresh token, the queue's pause after a 429, or a backoff. */

@@ -13,6 +13,8 @@ export class CallProgress {
   retries = 0;
   redirects = 0;
   refreshed = false;
+  /** 429s that named no limit and gave no time (the pause grows when they repeat). */
+  unnamed429s = 0;
   private firstSendAt: number | undefined;
   private sentHeaders: Record<string, string> = {};
 
@@ -39,7 +41,7 @@ export class CallProgress {
   }
 
   attemptState(maxRetries: number, timeScale: number, safetyMarginMs: number): AttemptState {
-    return { retries: this.retries, maxRetries, refreshed: this.refreshed, credentialsDropped: !this.hop.withCredentials, timeScale, safetyMarginMs };
+    return { retries: this.retries, maxRetries, refreshed: this.refreshed, credentialsDropped: !this.hop.withCredentials, timeScale, safetyMarginMs, unnamed429s: this.unnamed429s };
   }
 
   headers(token: string): Record<string, string> {

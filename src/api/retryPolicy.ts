@@ -28,6 +28,8 @@ export interface AttemptState {
   /** Multiplies the units of a 429 pause (time-scaled sandbox); 1 in production. */
   timeScale: number;
   safetyMarginMs: number;
+  /** 429s this call got that named no limit and said nothing of when the block ends. */
+  unnamed429s: number;
 }
 
 /** Why a call ends without a response to return: one error constructor each (see outcomeErrors.ts). */
@@ -54,7 +56,7 @@ export type RetryDecision =
   | { action: 'follow'; why: string }
   | { action: 'retry'; wait: 'backoff' | 'refreshToken'; why: string }
   /** Pause the whole queue for `pauseMs`, then send again (spends a retry). */
-  | { action: 'retry'; wait: 'pause'; pauseMs: number; unit: RateLimitUnit; why: string }
+  | { action: 'retry'; wait: 'pause'; pauseMs: number; unit: RateLimitUnit; why: string; guessed?: boolean }
   | {
       action: 'giveUp';
       reason: GiveUpReason;
@@ -64,6 +66,8 @@ export type RetryDecision =
       unit?: RateLimitUnit;
       /** Stop the organization's calls until the user resumes them (weekly 429). */
       stopOrganization?: boolean;
+      /** The 429 named no limit and gave no time: `unit` is our guess (see rateLimitUnit). */
+      guessed?: boolean;
     };
 
 /** Statuses worth another try of an idempotent call: the server did not process it, or may not have. */
@@ -153,18 +157,23 @@ export const RETRY_RULES: readonly Rule[] = [
   {
     why: 'a rate limit: pause the queue for the unit, then send an idempotent call again',
     applies: (s) => status(s) === 429 && s.canRetry,
-    decide: (s, why) => ({ action: 'retry', wait: 'pause', pauseMs: pauseOf(s), unit: unitOf(s), why }),
+    decide: (s, why) => ({ action: 'retry', wait: 'pause', pauseMs: pauseOf(s), unit: unitOf(s), why, ...guessOf(s) }),
   },
   {
     why: 'a rate limit: pause the queue; the retries are spent or the method is not idempotent',
     applies: (s) => status(s) === 429,
-    decide: (s, why) => ({ ...giveUp(s.idempotent ? 'rateLimit' : 'rateLimitNotRetried', why), pauseMs: pauseOf(s), unit: unitOf(s) }),
+    decide: (s, why) => ({ ...giveUp(s.idempotent ? 'rateLimit' : 'rateLimitNotRetried', why), pauseMs: pauseOf(s), unit: unitOf(s), ...guessOf(s) }),
   },
   { why: 'any other error status', applies: () => true, decide: (_s, why) => giveUp('http', why) },
 ];
 
 function unitOf(s: Situation): RateLimitUnit {
-  return rateLimitUnit(s.answer!.server, s.answer!.usage);
+  return rateLimitUnit(s.answer!.server, s.answer!.usage, { retryAfter: s.answer!.retryAfter, repeats: s.attempt.unnamed429s });
+}
+
+function guessOf(s: Situation): { guessed?: true } {
+  const answer = s.answer!;
+  return isGuess(answer.server, answer.usage, answer.retryAfter) ? { guessed: true } : {};
 }
 
 function pauseOf(s: Situation): number {
@@ -193,15 +202,37 @@ export function retryPolicy(outcome: ExchangeOutcome, attempt: AttemptState, met
  */
 export function pauseAfter429(unit: RateLimitUnit, server: ServerError, retryAfterHeader: string | undefined, timeScale = 1): number {
   const unitMs = UNIT_MS[unit] * timeScale;
-  const headerSeconds = retryAfterHeader !== undefined && /^\s*\d+\s*$/.test(retryAfterHeader) ? Number(retryAfterHeader) * 1000 : undefined;
+  const seconds = retryAfterSeconds(retryAfterHeader);
+  const headerSeconds = seconds === undefined ? undefined : seconds * 1000;
   const hint = server.retryAfterMs ?? headerSeconds;
   return hint === undefined ? unitMs : Math.min(unitMs, hint);
 }
 
-/** The unit the 429 names; when it cannot be told, the weekly limit if the usage shows it, else the minute. */
-export function rateLimitUnit(server: ServerError, usage: QuotaReading | undefined): RateLimitUnit {
+/**
+ * The unit the 429 names. When it names none: the weekly limit if the usage shows it; the minute if
+ * the server says when the block ends (that time bounds the pause); otherwise a guess, the smallest
+ * unit first (the spec lifts a block once the smallest exceeded unit has elapsed from the window's
+ * first request), and the minute when the same call is refused so again (`repeats`).
+ */
+export function rateLimitUnit(
+  server: ServerError,
+  usage: QuotaReading | undefined,
+  options: { retryAfter?: string; repeats?: number } = {},
+): RateLimitUnit {
   const named = server.limit?.toLowerCase();
   if (named === 'second' || named === 'minute' || named === 'week') return named;
   if (usage && usage.used >= usage.limit) return 'week';
-  return 'minute';
+  if (!isGuess(server, usage, options.retryAfter)) return 'minute';
+  return (options.repeats ?? 0) > 0 ? 'minute' : 'second';
+}
+
+/** A 429 that names no limit, shows no used-up quota and says nothing of when the block ends. */
+function isGuess(server: ServerError, usage: QuotaReading | undefined, retryAfter: string | undefined): boolean {
+  const named = ['second', 'minute', 'week'].includes(server.limit?.toLowerCase() ?? '');
+  const weekly = usage !== undefined && usage.used >= usage.limit;
+  return !named && !weekly && server.retryAfterMs === undefined && retryAfterSeconds(retryAfter) === undefined;
+}
+
+function retryAfterSeconds(header: string | undefined): number | undefined {
+  return header !== undefined && /^\s*\d+\s*$/.test(header) ? Number(header) : undefined;
 }

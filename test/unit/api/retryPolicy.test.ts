@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { RETRY_RULES, retryPolicy, type AttemptState, type ExchangeOutcome, type RetryDecision } from '../../../src/api/retryPolicy';
 import type { ServerError } from '../../../src/api/serverError';
 
-const fresh: AttemptState = { retries: 0, maxRetries: 2, refreshed: false, credentialsDropped: false, timeScale: 1, safetyMarginMs: 5 };
+const fresh: AttemptState = { retries: 0, maxRetries: 2, refreshed: false, credentialsDropped: false, timeScale: 1, safetyMarginMs: 5, unnamed429s: 0 };
 const failed = (reason: 'timeout' | 'cancelled' | 'network'): ExchangeOutcome => ({ kind: 'failed', reason });
 const answered = (status: number, server: ServerError = {}, extra: Partial<Extract<ExchangeOutcome, { kind: 'answered' }>> = {}): ExchangeOutcome => ({
   kind: 'answered',
@@ -66,6 +66,12 @@ const TABLE: Array<[string, ExchangeOutcome, Partial<AttemptState>, string, Part
     'GET',
     { action: 'giveUp', reason: 'weeklyQuota', stopOrganization: true },
   ],
+  // a 429 that names no limit (issue 11 item 7)
+  ['a 429 that names no limit and gives no time pauses for the second first', answered(429, {}), {}, 'GET', { action: 'retry', wait: 'pause', pauseMs: 1005, unit: 'second', guessed: true }],
+  ['... and for the minute when it repeats', answered(429, {}), { unnamed429s: 1 }, 'GET', { action: 'retry', wait: 'pause', pauseMs: 60_005, unit: 'minute', guessed: true }],
+  ['... a POST is not sent again, the queue pauses for the second', answered(429, {}), {}, 'POST', { action: 'giveUp', reason: 'rateLimitNotRetried', pauseMs: 1005, guessed: true }],
+  ['a 429 that names no limit but has Retry-After waits that long (up to the minute)', answered(429, {}, { retryAfter: '3' }), {}, 'GET', { action: 'retry', pauseMs: 3005, unit: 'minute', guessed: undefined }],
+  ['a 429 that names no limit but says retryAfterMs', answered(429, { retryAfterMs: 2500 }), {}, 'GET', { action: 'retry', pauseMs: 2505, guessed: undefined }],
   // after a redirect to a host that got no credentials
   ['a foreign 401 asks for credentials we do not send', answered(401, { error: 'missing_licence_key' }), { credentialsDropped: true }, 'GET', { action: 'giveUp', reason: 'foreignAskedForCredentials' }],
   ['a foreign 429 is only an HTTP error (no pause, no stop)', answered(429, limited('week')), { credentialsDropped: true }, 'GET', { action: 'giveUp', reason: 'http', pauseMs: undefined, stopOrganization: undefined }],
