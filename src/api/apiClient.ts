@@ -222,7 +222,8 @@ export class ApiClient implements TenantApi {
       const decision = retryPolicy(outcome, state, call.hop.method);
       if (decision.action === 'return') return response!;
       if (decision.action === 'follow') {
-        call.hop = nextHop(call.hop, response!.status, response!.headers['location'], ++call.redirects, call.details(), this.logger);
+        const details = call.answerDetails(response!, serverError(response!));
+        call.hop = nextHop(call.hop, response!.status, response!.headers['location'], ++call.redirects, details, this.logger);
         continue;
       }
       const server = response ? serverError(response) : {};
