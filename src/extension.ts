@@ -4,6 +4,7 @@ import { registerAuthentication } from './auth/register';
 import { registerAuthCommands } from './commands/authCommands';
 import { registerWorkbenchCommands } from './commands';
 import { registerLicenceKeyCommands } from './commands/licenceKeyCommands';
+import { registerRequestFiles } from './requestFiles/vscode/register';
 import { workbenchTestApi } from './commands/workbenchTestApi';
 import { useTranslator } from './common/l10n';
 import { watchApiSettings } from './settings/apiSettings';
@@ -36,6 +37,8 @@ export function activate(context: vscode.ExtensionContext) {
     readLicenceKey: async (module) => (await api.licenceKeys.get(module))?.key,
     logger: auth.logger,
   });
+
+  registerRequestFiles(context, { api: api.client, tenants: { list: () => views.tree.tenants(), active: () => views.activeTenant.get() } });
 
   // For the in-editor tests and other extensions: read-only views of the state, and activation's cost.
   return { auth, licenceKeys: api.licenceKeys, workbench: workbenchTestApi(views, commands), activationMs: performance.now() - started };

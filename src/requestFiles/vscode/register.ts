@@ -1,0 +1,57 @@
+import * as vscode from 'vscode';
+import type { TenantApi, TenantRecord } from '../../api/types';
+import { RequestFileRunner } from '../runner';
+import type { TenantDirectory } from '../sender';
+import { defaultSystemContext } from '../systemVariables';
+import { registerRequestFileCommands } from './commands';
+import { isRequestDocument, ParsedDocuments } from './documents';
+import { registerLanguageFeatures } from './languageFeatures';
+import { FileResponseTabs } from './responseTabs';
+
+export interface RequestFilesDeps {
+  api: Pick<TenantApi, 'send' | 'routeFor' | 'endpoints'>;
+  tenants: TenantDirectory;
+  /** The active environment's variables (issue "Environments"); none until environments exist. */
+  environment?: () => Record<string, string>;
+}
+
+/** Request files (.http/.rest): running them (CodeLens, keybinding, Send All, cURL) and their language features. */
+export function registerRequestFiles(context: vscode.ExtensionContext, deps: RequestFilesDeps): void {
+  const settings = () => vscode.workspace.getConfiguration('tenantApi');
+  const environment = deps.environment ?? (() => ({}));
+  let known: readonly TenantRecord[] | undefined;
+  let loading: Promise<void> | undefined;
+  // The tenants a file may name: remembered from every listing, so completion and diagnostics never wait.
+  const tenants: TenantDirectory = {
+    list: async () => (known = await deps.tenants.list()),
+    active: () => deps.tenants.active(),
+  };
+  const loadTenants = (then: () => void) => {
+    loading ??= tenants.list().then(then, () => undefined).finally(() => (loading = undefined));
+  };
+
+  const runner = new RequestFileRunner({
+    sender: {
+      api: deps.api,
+      tenants,
+      baseUrl: () => String(settings().get('baseUrl') ?? ''),
+      fetch: (input, init) => fetch(input, init),
+      timeoutMs: () => Math.max(1, Number(settings().get('requestTimeoutSeconds') ?? 30)) * 1000,
+    },
+    environment,
+    system: (lookup) => defaultSystemContext(lookup),
+  });
+  const parsed = new ParsedDocuments();
+  const tabs = new FileResponseTabs();
+  const features = registerLanguageFeatures({ api: deps.api, runner, parsed, environment, knownTenants: () => known });
+  context.subscriptions.push(
+    tabs,
+    ...features.disposables,
+    ...registerRequestFileCommands({ api: deps.api, tenants, runner, parsed, tabs, baseUrl: () => String(settings().get('baseUrl') ?? '') }),
+    vscode.workspace.onDidOpenTextDocument((document) => {
+      if (isRequestDocument(document) && known === undefined) loadTenants(features.refresh);
+    }),
+    vscode.workspace.onDidCloseTextDocument((document) => runner.forget(document.uri.toString())),
+  );
+  if (vscode.workspace.textDocuments.some(isRequestDocument)) loadTenants(features.refresh);
+}

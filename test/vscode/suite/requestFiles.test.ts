@@ -1,0 +1,159 @@
+// Request files (.http) inside a real VS Code, against the sandbox, driven as a user: the example file
+// is opened, the CodeLens clicked in the browser, the response tab appears beside the file.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Sandbox } from '../../sandbox';
+import { driver } from './helpers/driver';
+import { resetSettings, setLicenceKeys, signInAs, signOutEveryone, startWorkbenchSandbox, waitFor, workbenchApi } from './helpers/workbench';
+
+const repoRoot = process.env.TENANT_API_TEST_REPO ?? path.resolve(__dirname, '..', '..', '..', '..');
+
+function tabsLabelled(prefix: string): vscode.Tab[] {
+  return vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.label.startsWith(prefix));
+}
+
+async function openFile(file: string): Promise<vscode.TextEditor> {
+  const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+  return vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.One, preview: false });
+}
+
+/** Scrolls the request line to the top and clicks the CodeLens whose tooltip is `tooltip`. */
+async function clickLens(editor: vscode.TextEditor, line: number, tooltip: string): Promise<void> {
+  editor.revealRange(new vscode.Range(line, 0, line, 0), vscode.TextEditorRevealType.AtTop);
+  await driver.click(`.codelens-decoration a[title="${tooltip}"]`, { timeoutMs: 20_000 });
+}
+
+function lineOf(editor: vscode.TextEditor, text: string): number {
+  const line = editor.document.getText().split('\n').findIndex((candidate) => candidate.startsWith(text));
+  assert.ok(line >= 0, `no line ${text}`);
+  return line;
+}
+
+describe('request files', function () {
+  this.timeout(180_000);
+  let sandbox: Sandbox;
+  let folder: string;
+  const tenant = (code: string) => sandbox.tenants.find((candidate) => candidate.codiceAmbienteDati === code)!;
+
+  before(async function () {
+    if (!driver.available()) this.skip();
+    await workbenchApi();
+    await signOutEveryone();
+    sandbox = await startWorkbenchSandbox();
+    await signInAs(sandbox, 'mario.rossi');
+    await setLicenceKeys(sandbox, 'org-rossi');
+    folder = fs.mkdtempSync(path.join(os.tmpdir(), 'request-files-'));
+    fs.copyFileSync(path.join(repoRoot, 'test', 'sandbox', 'requests', 'example.http'), path.join(folder, 'example.http'));
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await signOutEveryone();
+    await resetSettings();
+    await sandbox?.close();
+    if (folder) fs.rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('Send above a named request of the example file opens its 200 tab beside the file', async () => {
+    const editor = await openFile(path.join(folder, 'example.http'));
+    const before = sandbox.requests.length;
+    await clickLens(editor, lineOf(editor, 'GET /efat/api/v1/ditte?dimensionePagina={{pageSize}}'), 'Send ditte with Tenant API Workbench');
+    const tab = await waitFor(() => tabsLabelled('GET ditte · RC-MI')[0], { timeoutMs: 30_000, what: 'the tab "GET ditte · RC-MI"' });
+    assert.notEqual(tab.group.viewColumn, vscode.ViewColumn.One, 'the response opens beside the file');
+    assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, editor.document.uri.fsPath, 'the focus stays in the file');
+    const response = vscode.workspace.textDocuments.find((document) => document.uri.toString() === (tab.input as vscode.TabInputText).uri.toString());
+    assert.ok(response);
+    const text = response.getText();
+    assert.match(text, /^\/\/ GET http:\/\/127\.0\.0\.1:\d+\/efat\/api\/v1\/ditte\?dimensionePagina=5$/m);
+    assert.match(text, /^\/\/ 200 OK/m);
+    assert.match(text, /^\/\/ {3}Authorization: Bearer \*\*\*$/m, 'the request headers, credentials masked');
+    assert.ok(!text.includes(sandbox.licenceKeys[0].key) && !text.includes('RSSEFAT8B3N6P2W5Y7QD'), 'no licence key in the tab');
+    const sent = sandbox.requests.slice(before).filter((request) => request.path === '/efat/api/v1/ditte');
+    assert.equal(sent.length, 1);
+    assert.equal(sent[0].headers['user-tenant'], tenant('RC-MI').id);
+    assert.equal(sent[0].status, 200);
+
+    // Sending again updates the same tab.
+    await clickLens(editor, lineOf(editor, 'GET /efat/api/v1/ditte?dimensionePagina={{pageSize}}'), 'Send ditte with Tenant API Workbench');
+    await waitFor(() => sandbox.requests.slice(before).filter((request) => request.path === '/efat/api/v1/ditte').length === 2 || undefined, { what: 'the second send' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal(tabsLabelled('GET ditte').length, 1, 'one tab per named request');
+  });
+
+  it('uses a value from one response in the next request (query and tenant)', async () => {
+    const editor = await openFile(path.join(folder, 'example.http'));
+    const before = sandbox.requests.length;
+    await clickLens(editor, lineOf(editor, 'GET /efat/api/v1/ditte?dimensionePagina={{pageSize}}&pagina='), 'Send ultimaPagina with Tenant API Workbench');
+    await waitFor(() => tabsLabelled('GET ultimaPagina · RC-MI')[0], { timeoutMs: 30_000, what: 'the tab of ultimaPagina' });
+    const lastPage = String(Math.ceil(40000 / 5));
+    const chained = sandbox.requests.slice(before).find((request) => request.url.includes('pagina=' + lastPage));
+    assert.ok(chained, JSON.stringify(sandbox.requests.slice(before).map((request) => request.url)));
+    assert.equal(chained.status, 200);
+
+    // The tenant of secondoTenant comes from the listing, sent first because it was not sent yet.
+    const second = sandbox.requests.length;
+    await clickLens(editor, lineOf(editor, 'GET /efat/api/v1/ditte?dimensionePagina=1'), 'Send secondoTenant with Tenant API Workbench');
+    await waitFor(() => tabsLabelled('GET secondoTenant · RC-TO')[0], { timeoutMs: 30_000, what: 'the tab of secondoTenant' });
+    const calls = sandbox.requests.slice(second);
+    assert.deepEqual(calls.map((request) => request.path), ['/v10/user-tenants', '/efat/api/v1/ditte']);
+    assert.equal(calls[1].headers['user-tenant'], tenant('RC-TO').id);
+    assert.match(calls[1].headers['x-request-id'] ?? '', /^[0-9a-f-]{36}$/);
+  });
+
+  it('Send All of 20 requests gets no 429 from the sandbox and shows the summary', async () => {
+    const blocks = Array.from({ length: 20 }, (_, index) =>
+      index % 2 === 0 ? `# @name c${index}\nGET /api/configurazioni?pagina=${index + 1}&dimensionePagina=1` : `# @name d${index}\n# @tenant RC-TO\nGET /efat/api/v1/ditte?pagina=${index}&dimensionePagina=1`,
+    );
+    const file = path.join(folder, 'twenty.http');
+    fs.writeFileSync(file, blocks.join('\n\n###\n') + '\n');
+    await setLicenceKeys(sandbox, 'org-rossi');
+    const editor = await openFile(file);
+    const before = sandbox.requests.length;
+    const started = Date.now();
+    await clickLens(editor, 1, 'Send every request of this file in order with Tenant API Workbench');
+    const summary = await waitFor(
+      async () => (await driver.notifications()).find((message) => message.startsWith('Send All finished:')),
+      { timeoutMs: 90_000, what: 'the Send All summary' },
+    );
+    const calls = sandbox.requests.slice(before);
+    console.log(`      Send All: ${calls.length} calls in ${Date.now() - started} ms; ${summary}`);
+    assert.equal(calls.length, 20);
+    assert.equal(calls.filter((request) => request.status === 429).length, 0);
+    assert.match(summary, /20 requests: /);
+    await waitFor(() => tabsLabelled('Send All twenty.http')[0], { what: 'the summary tab' });
+  });
+
+  it('a bad file shows its diagnostics', async () => {
+    const file = path.join(folder, 'bad.http');
+    fs.writeFileSync(
+      file,
+      [
+        '# @tenant XX-NONE',
+        'GET /nowhere/x?q={{missing}}',
+        '',
+        '###',
+        'POST /api/configurazioni',
+        'Authorization: Bearer abc',
+        'Content-Type: application/json',
+        '',
+        '{ "a": 1, }',
+        '###',
+        'GET /api/x?v={{nobody.response.body.$.id}}',
+      ].join('\n'),
+    );
+    const editor = await openFile(file);
+    const diagnostics = await waitFor(
+      () => {
+        const found = vscode.languages.getDiagnostics(editor.document.uri);
+        return found.length >= 6 ? found : undefined;
+      },
+      { what: 'the diagnostics of bad.http' },
+    );
+    const byCode = diagnostics.map((diagnostic) => `${diagnostic.range.start.line}:${String(diagnostic.code)}`).sort();
+    assert.deepEqual(byCode, ['0:unknownTenant', '10:unknownRequest', '1:noRoute', '1:unknownVariable', '5:credentialHeader', '8:malformedJson']);
+    await driver.waitFor('.monaco-editor .squiggly-error', { timeoutMs: 15_000 });
+  });
+});
