@@ -120,9 +120,33 @@ function jsonProblem(text: string): { line: number; message: string } | undefine
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const position = /position (\d+)/.exec(message);
-    const line = position ? standIn.slice(0, Number(position[1])).split('\n').length - 1 : 0;
-    return { line, message: message.replace(/^(JSON\.parse: |Unexpected token .* in JSON at )?/, '') };
+    const offset = position ? Number(position[1]) : errorOffset(standIn);
+    return { line: standIn.slice(0, offset).split('\n').length - 1, message: message.replace(/, ".*" is not valid JSON$/s, '') };
   }
+}
+
+/**
+ * Where JSON.parse fails when its message gives no position (Node 20 often does not): the shortest
+ * prefix that fails for another reason than ending early ends at the offending character.
+ */
+function errorOffset(text: string): number {
+  const failsInside = (length: number) => {
+    try {
+      JSON.parse(text.slice(0, length));
+      return false;
+    } catch (error) {
+      return !/end of (JSON )?(data|input)|Unterminated|Expected/i.test(String(error));
+    }
+  };
+  let low = 1;
+  let high = text.length;
+  if (!failsInside(high)) return high;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (failsInside(middle)) high = middle;
+    else low = middle + 1;
+  }
+  return high - 1;
 }
 
 function diagnoseReferences(lines: readonly string[], file: ParsedFile, context: DiagnosticContext, out: FileDiagnostic[]): void {

@@ -83,8 +83,8 @@ export class RequestFileRunner {
     const file = parseRequestFile(document.text);
     const outcomes: RunOutcome[] = [];
     for (const request of file.requests) {
-      if (options.signal?.aborted) break;
       options.onProgress?.(outcomes.length, file.requests.length, request);
+      if (options.signal?.aborted) break;
       outcomes.push(await this.run(document, file, request, options.signal, new Set()));
     }
     options.onProgress?.(outcomes.length, file.requests.length, undefined);

@@ -43,13 +43,19 @@ export function findTenant(reference: string, tenants: readonly TenantRecord[]):
   );
 }
 
-async function tenantFor(prepared: PreparedRequest, deps: SenderDeps, required: boolean): Promise<TenantRecord | undefined> {
+/**
+ * `required`: the route needs a tenant (the active one when the file names none); `optional`: the one
+ * the file names, else the active one (to recognise its cluster in an absolute URL); `named`: only
+ * the one the file names (a base-host path, where a tenant only labels the tab).
+ */
+async function tenantFor(prepared: PreparedRequest, deps: SenderDeps, mode: 'required' | 'optional' | 'named'): Promise<TenantRecord | undefined> {
+  const required = mode === 'required';
   if (prepared.tenant) {
     const tenant = findTenant(prepared.tenant, await deps.tenants.list());
     if (!tenant) throw new FileRequestError(l10n.t('The tenant {0} is not one of your tenants (code, description or id).', prepared.tenant));
     return tenant;
   }
-  const active = deps.tenants.active();
+  const active = mode === 'named' ? undefined : deps.tenants.active();
   if (!active) {
     if (!required) return undefined;
     throw new FileRequestError(l10n.t('This request needs a tenant: write "# @tenant <code>" above it, or set an active tenant in the Tenants view.'));
@@ -71,9 +77,9 @@ export async function sendPrepared(prepared: PreparedRequest, deps: SenderDeps, 
   let tenant: TenantRecord | undefined;
   if (prepared.target.kind === 'path') {
     path = prepared.target.path;
-    tenant = await tenantFor(prepared, deps, needsTenant(deps.api.routeFor(path)));
+    tenant = await tenantFor(prepared, deps, needsTenant(deps.api.routeFor(path)) ? 'required' : 'named');
   } else {
-    tenant = await tenantFor(prepared, deps, false);
+    tenant = await tenantFor(prepared, deps, 'optional');
     const mapped = platformPath(prepared.target.url, { baseUrl: deps.baseUrl(), clusterAddress: tenant?.clusterAddress });
     if (!mapped) {
       warnings.push(l10n.t('Sent without your credentials: {0} is neither the base URL nor the tenant\'s cluster.', prepared.target.url.host));
@@ -88,7 +94,8 @@ export async function sendPrepared(prepared: PreparedRequest, deps: SenderDeps, 
       );
     }
     path = mapped.path;
-    if (needsTenant(route) && !tenant) tenant = await tenantFor(prepared, deps, true);
+    if (needsTenant(route) && !tenant) tenant = await tenantFor(prepared, deps, 'required');
+    if (!needsTenant(route) && !prepared.tenant) tenant = undefined;
   }
   const response = await deps.api.send({ method: prepared.method, path, headers: prepared.headers, body: prepared.body, tenant, signal });
   return { response, tenant, warnings: [...warnings, ...response.warnings], credentials: true };
