@@ -38,7 +38,7 @@ export function activate(context: vscode.ExtensionContext) {
     logger: auth.logger,
   });
 
-  registerRequestFiles(context, { api: api.client, tenants: { list: () => views.tree.tenants(), active: () => views.activeTenant.get() } });
+  registerRequestFiles(context, { api: api.client, tenants: { list: () => views.tree.tenants(), active: () => views.activeTenant.get() }, history: () => commands.history.entries() });
 
   // For the in-editor tests and other extensions: read-only views of the state, and activation's cost.
   return { auth, licenceKeys: api.licenceKeys, workbench: workbenchTestApi(views, commands), activationMs: performance.now() - started };

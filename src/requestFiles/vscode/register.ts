@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { TenantApi, TenantRecord } from '../../api/types';
+import type { HistoryEntry } from '../../commands/requestHistory';
 import { RequestFileRunner } from '../runner';
 import type { TenantDirectory } from '../sender';
 import { defaultSystemContext } from '../systemVariables';
@@ -7,12 +8,15 @@ import { registerRequestFileCommands } from './commands';
 import { isRequestDocument, ParsedDocuments } from './documents';
 import { registerLanguageFeatures } from './languageFeatures';
 import { FileResponseTabs } from './responseTabs';
+import { registerSaveToFile } from './saveToFile';
 
 export interface RequestFilesDeps {
   api: Pick<TenantApi, 'send' | 'routeFor' | 'endpoints'>;
   tenants: TenantDirectory;
   /** The active environment's variables (issue "Environments"); none until environments exist. */
   environment?: () => Record<string, string>;
+  /** The ad-hoc request history, for Save to Request File. */
+  history?: () => HistoryEntry[];
 }
 
 /** Request files (.http/.rest): running them (CodeLens, keybinding, Send All, cURL) and their language features. */
@@ -52,6 +56,7 @@ export function registerRequestFiles(context: vscode.ExtensionContext, deps: Req
       if (isRequestDocument(document) && known === undefined) loadTenants(features.refresh);
     }),
     vscode.workspace.onDidCloseTextDocument((document) => runner.forget(document.uri.toString())),
+    registerSaveToFile({ history: deps.history ?? (() => []), knownTenants: () => known }),
   );
   if (vscode.workspace.textDocuments.some(isRequestDocument)) loadTenants(features.refresh);
 }

@@ -154,3 +154,41 @@ describe('requestFiles/runner', () => {
     );
   });
 });
+
+describe('requestFiles/saveBlock', () => {
+  // Imported here so the save tests sit beside the runner's: both turn requests into file text and back.
+  const { appendText, historyEntryForResponse, requestBlock, suggestedName } = require('../../../src/requestFiles/saveBlock') as typeof import('../../../src/requestFiles/saveBlock');
+
+  it('writes a history entry as a block that parses back to the same request, without credentials', () => {
+    const block = requestBlock({
+      method: 'post',
+      target: '/api/configurazioni',
+      query: { pagina: '2', 'a b': 'c&d' },
+      headers: { 'X-Trace': '1', Authorization: 'Bearer secret' },
+      body: '{"a": 1}',
+      tenant: 'RC-MI',
+      name: suggestedName('/api/configurazioni', new Set(['configurazioni'])),
+    });
+    assert.ok(!block.includes('secret'));
+    const file = parseRequestFile('GET /api/x' + appendText('GET /api/x', block));
+    assert.equal(file.requests.length, 2);
+    const saved = file.requests[1];
+    assert.equal(saved.name, 'configurazioni2');
+    assert.equal(saved.method, 'POST');
+    assert.equal(saved.url, '/api/configurazioni?pagina=2&a%20b=c%26d');
+    assert.deepEqual(saved.headers.map((header) => header.name), ['X-Trace', 'Content-Type']);
+    assert.deepEqual(saved.body, { kind: 'inline', text: '{"a": 1}', startLine: saved.body && saved.body.kind === 'inline' ? saved.body.startLine : -1, endLine: saved.body && saved.body.kind === 'inline' ? saved.body.endLine : -1 });
+    assert.equal(saved.metadata.tenant?.value, 'RC-MI');
+    assert.equal(appendText('  \n', 'GET /a\n'), 'GET /a\n');
+  });
+
+  it('finds the history entry of a response tab by its first line', () => {
+    const entries = [
+      { method: 'GET', path: '/a', url: 'http://h/a', at: 1 },
+      { method: 'GET', path: '/a', url: 'http://h/a', at: 3, tenantId: 'newest' },
+      { method: 'POST', path: '/a', url: 'http://h/a', at: 4 },
+    ];
+    assert.equal(historyEntryForResponse('// GET http://h/a', entries)?.tenantId, 'newest');
+    assert.equal(historyEntryForResponse('// PUT http://h/a', entries), undefined);
+  });
+});

@@ -156,4 +156,21 @@ describe('request files', function () {
     assert.deepEqual(byCode, ['0:unknownTenant', '10:unknownRequest', '1:noRoute', '1:unknownVariable', '5:credentialHeader', '8:malformedJson']);
     await driver.waitFor('.monaco-editor .squiggly-error', { timeoutMs: 15_000 });
   });
+  it('Save to Request File appends the request of a response tab as a block, without credentials', async () => {
+    const summary = (await vscode.commands.executeCommand('tenantApi.sendRequest', {
+      method: 'GET',
+      path: '/efat/api/v1/ditte',
+      tenantId: tenant('RC-TO').id,
+      query: { dimensionePagina: '2' },
+    })) as { ok: boolean; document?: string };
+    assert.ok(summary.ok && summary.document, JSON.stringify(summary));
+    await vscode.window.showTextDocument(vscode.Uri.parse(summary.document), { preview: false });
+    const file = path.join(folder, 'saved.http');
+    fs.writeFileSync(file, '# Saved requests\nGET /api/configurazioni\n');
+    const saved = await vscode.commands.executeCommand('tenantApi.requestFile.saveRequest', undefined, file);
+    assert.equal(saved, vscode.Uri.file(file).toString());
+    const text = fs.readFileSync(file, 'utf8');
+    assert.match(text, /\n###\n# @name ditte\n# @tenant RC-TO\nGET \/efat\/api\/v1\/ditte\n {4}\?dimensionePagina=2\n/);
+    assert.ok(!/Authorization|User-Tenant/i.test(text));
+  });
 });
