@@ -55,7 +55,9 @@ export function registerRequestFiles(context: vscode.ExtensionContext, deps: Req
     vscode.workspace.onDidOpenTextDocument((document) => {
       if (isRequestDocument(document) && known === undefined) loadTenants(features.refresh);
     }),
-    vscode.workspace.onDidCloseTextDocument((document) => runner.forget(document.uri.toString())),
+    // Responses stay for the session (as in REST Client): a closed file, or one whose language another
+    // extension changes (close + open), still chains. Deleted files drop theirs.
+    vscode.workspace.onDidDeleteFiles((event) => event.files.forEach((uri) => runner.forget(uri.toString()))),
     registerSaveToFile({ history: deps.history ?? (() => []), knownTenants: () => known }),
   );
   if (vscode.workspace.textDocuments.some(isRequestDocument)) loadTenants(features.refresh);

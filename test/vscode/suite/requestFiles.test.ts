@@ -173,4 +173,34 @@ describe('request files', function () {
     assert.match(text, /\n###\n# @name ditte\n# @tenant RC-TO\nGET \/efat\/api\/v1\/ditte\n {4}\?dimensionePagina=2\n/);
     assert.ok(!/Authorization|User-Tenant/i.test(text));
   });
+  it('works whatever language another extension gives .http files; a setting turns its CodeLens off', async () => {
+    const editor = await openFile(path.join(folder, 'example.http'));
+    // REST Client and httpYac claim .http as their `http` language: stand in for them with another language.
+    const claimed = await vscode.languages.setTextDocumentLanguage(editor.document, 'plaintext');
+    const lenses = (await vscode.commands.executeCommand('vscode.executeCodeLensProvider', claimed.uri)) as vscode.CodeLens[];
+    const titles = lenses.map((lens) => lens.command?.title ?? '');
+    assert.ok(titles.filter((title) => title.includes('Send (Tenant API)')).length >= 6, titles.join(' | '));
+    assert.ok(titles.some((title) => title.includes('Send All (Tenant API)')));
+    const symbols = (await vscode.commands.executeCommand('vscode.executeDocumentSymbolProvider', claimed.uri)) as vscode.DocumentSymbol[];
+    assert.deepEqual(symbols.map((symbol) => symbol.name), ['tenants', 'configurazioni', 'ditte', 'ditteTorino', 'ultimaPagina', 'secondoTenant']);
+
+    const line = lineOf(editor, 'GET /efat/api/v1/ditte?dimensionePagina={{pageSize}}&pagina=');
+    const column = claimed.lineAt(line).text.indexOf('{{ditte.response') + 3;
+    const hovers = (await vscode.commands.executeCommand('vscode.executeHoverProvider', claimed.uri, new vscode.Position(line, column))) as vscode.Hover[];
+    const hoverText = hovers.flatMap((hover) => hover.contents.map((content) => (content as vscode.MarkdownString).value)).join('\n');
+    assert.match(hoverText, /\n8000\n/, hoverText);
+
+    const tenantLine = lineOf(editor, '# @tenant RC-TO');
+    const completions = (await vscode.commands.executeCommand('vscode.executeCompletionItemProvider', claimed.uri, new vscode.Position(tenantLine, '# @tenant '.length))) as vscode.CompletionList;
+    const labels = completions.items.map((item) => (typeof item.label === 'string' ? item.label : item.label.label));
+    for (const code of ['RC-MI', 'RC-TO', 'BA-PR']) assert.ok(labels.includes(code), labels.join(' '));
+
+    await vscode.workspace.getConfiguration('tenantApi').update('requestFiles.codeLens', false, vscode.ConfigurationTarget.Global);
+    try {
+      const none = (await vscode.commands.executeCommand('vscode.executeCodeLensProvider', claimed.uri)) as vscode.CodeLens[];
+      assert.equal(none.filter((lens) => lens.command?.title.includes('Tenant API')).length, 0);
+    } finally {
+      await vscode.workspace.getConfiguration('tenantApi').update('requestFiles.codeLens', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
 });
