@@ -127,6 +127,21 @@ describe('requestFiles/runner', () => {
     assert.equal(summarize(partial, 5).text, '2 of 5 requests (cancelled): 2 × 200');
   });
 
+  it('Send All waits for each answer before sending the next (one call in flight)', async () => {
+    const { runner, document } = setup({ active: 't-mi' });
+    let inFlight = 0;
+    let most = 0;
+    const send = runner['deps'].sender.api.send;
+    runner['deps'].sender.api.send = async (request) => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      inFlight--;
+      return send(request);
+    };
+    await runner.sendAll(document(Array.from({ length: 4 }, (_, index) => `GET /api/r${index}`).join('\n###\n')));
+    assert.equal(most, 1);
+  });
+
   it('summarizes statuses and failures, and titles tabs with method, name and tenant code', () => {
     const outcome = (status?: number): RunOutcome =>
       ({ label: 'x', request: parseRequestFile('GET /a').requests[0], dependencies: [], ...(status ? { sent: { response: { status } } } : { error: { kind: 'tenant', message: 'm' } }) }) as unknown as RunOutcome;
