@@ -24,7 +24,8 @@ const SEPARATOR = /^#{3,}/;
 const FILE_VARIABLE = /^@([A-Za-z_][\w.-]*)\s*=\s*(.*?)\s*$/;
 const METADATA = /^(?:#|\/\/)\s*@([\w-]+)(?:\s+(.*?))?\s*$/;
 const COMMENT = /^\s*(?:#|\/\/)/;
-const HEADER = /^([^:\s][^:]*?)\s*:\s?(.*)$/;
+/** A header name is an RFC 9110 token: a body written without the blank line before it is not taken for headers. */
+const HEADER = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*:\s?(.*)$/;
 const HTTP_VERSION = /\s+HTTP\/[\d.]+\s*$/i;
 
 export interface FileVariable {

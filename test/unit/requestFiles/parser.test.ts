@@ -158,6 +158,12 @@ const cases: Case[] = [
     ],
     problems: ['1:unknownMethod', '2:headerWithoutColon', '7:curlNotSupported', '4:duplicateName'],
   },
+  {
+    name: 'problems: a JSON body without the blank line before it is not a header',
+    text: ['POST /api/x', 'Content-Type: application/json', '{"a": 1}'].join('\n'),
+    requests: [{ method: 'POST', url: '/api/x', headers: [['Content-Type', 'application/json']] }],
+    problems: ['2:headerWithoutColon'],
+  },
 ];
 
 function check(file: ParsedFile, expected: Case): void {
