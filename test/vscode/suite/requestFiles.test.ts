@@ -83,6 +83,19 @@ describe('request files', function () {
     assert.equal(tabsLabelled('GET ditte').length, 1, 'one tab per named request');
   });
 
+  it('Ctrl+Alt+Enter sends the request under the cursor', async () => {
+    const editor = await openFile(path.join(folder, 'example.http'));
+    const line = lineOf(editor, 'GET /api/configurazioni');
+    editor.selection = new vscode.Selection(line + 1, 4, line + 1, 4);
+    editor.revealRange(new vscode.Range(line, 0, line, 0), vscode.TextEditorRevealType.AtTop);
+    await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+    await driver.waitFor('.editor-group-container.active .monaco-editor.focused', { timeoutMs: 10_000 });
+    const before = sandbox.requests.length;
+    await driver.press('Control+Alt+Enter');
+    await waitFor(() => tabsLabelled('GET configurazioni')[0], { timeoutMs: 30_000, what: 'the tab of configurazioni' });
+    assert.deepEqual(sandbox.requests.slice(before).map((request) => request.url.replace(/^http:\/\/[^/]+/, '')), ['/api/configurazioni?pagina=1&dimensionePagina=5']);
+  });
+
   it('uses a value from one response in the next request (query and tenant)', async () => {
     const editor = await openFile(path.join(folder, 'example.http'));
     const before = sandbox.requests.length;
