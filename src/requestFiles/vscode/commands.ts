@@ -102,7 +102,7 @@ async function show(document: vscode.TextDocument, outcome: RunOutcome, deps: Co
   const result: SendResult = { label: outcome.label, status: response?.status, warnings, error: outcome.error && { kind: outcome.error.kind, message: outcome.error.message } };
   if (notify) {
     for (const warning of warnings) void vscode.window.showWarningMessage(warning);
-    if (outcome.error && !response) void vscode.window.showErrorMessage(outcome.error.message);
+    if (outcome.error) void vscode.window.showErrorMessage(outcome.error.message);
   }
   if (!response) return result;
   const tenant = outcome.sent?.tenant;
@@ -115,7 +115,7 @@ async function show(document: vscode.TextDocument, outcome: RunOutcome, deps: Co
     secrets: outcome.prepared?.secrets ?? [],
     locale: vscode.env.language,
   });
-  const withWarnings = { ...response, warnings: [...new Set([...warnings, ...response.warnings])] };
+  const withWarnings = { ...response, warnings: [...new Set([...(outcome.error ? [outcome.error.message] : []), ...warnings, ...response.warnings])] };
   const uri = await deps.tabs.show(`${document.uri.toString()}#${outcome.label}`, result.title, withWarnings, context, outcome.prepared?.secrets ?? []);
   result.document = uri.toString();
   return result;
