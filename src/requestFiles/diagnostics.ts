@@ -36,7 +36,7 @@ export interface FileDiagnostic {
 export interface DiagnosticContext {
   routeFor(path: string): RouteRule | undefined;
   environment: Readonly<Record<string, string>>;
-  /** The user's tenants when known; undefined skips the tenant check (not signed in, not loaded yet). */
+  /** The user's tenants when known; undefined or empty skips the tenant check (not signed in, not loaded yet). */
   tenants?: readonly TenantRecord[];
   system: SystemVariableContext;
 }
@@ -65,7 +65,14 @@ export function diagnoseRequestFile(text: string, file: ParsedFile, context: Dia
   }
   for (const request of file.requests) diagnoseRequest(lines, file, request, context, whole);
   diagnoseReferences(lines, file, context, out);
-  return out;
+  // The file's `@tenant` is checked for every request that uses it: report it once.
+  const seen = new Set<string>();
+  return out.filter((item) => {
+    const key = `${item.line}:${item.start}:${item.code}:${item.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 type Reporter = (line: number, severity: Severity, code: DiagnosticCode, message: string) => void;
@@ -99,7 +106,7 @@ function diagnoseRequest(lines: readonly string[], file: ParsedFile, request: Pa
     }
   }
   const tenant = tenantOf(file, request);
-  if (tenant && !tenant.includes('{{') && context.tenants && !findTenant(tenant, context.tenants)) {
+  if (tenant && !tenant.includes('{{') && context.tenants?.length && !findTenant(tenant, context.tenants)) {
     const line = request.metadata.tenant?.line ?? [...file.variables].reverse().find((variable) => variable.name === 'tenant')?.line ?? request.requestLine;
     report(line, 'warning', 'unknownTenant', l10n.t('{0} is not one of your tenants (code, description or id).', tenant));
   }

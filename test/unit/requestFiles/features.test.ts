@@ -62,8 +62,13 @@ describe('requestFiles/diagnostics', () => {
     );
   });
 
-  it('skips the tenant check while the tenants are not known, and comment lines', () => {
+  it('skips the tenant check while the tenants are not known (signed out: none), and comment lines', () => {
     assert.deepEqual(diagnose(['# @tenant XX', '# {{missing}} in a comment', 'GET /api/x'], 'unknown'), []);
+    assert.deepEqual(diagnose(['# @tenant XX', 'GET /api/x'], []), []);
+  });
+
+  it('reports an unknown file-level tenant once, not once per request using it', () => {
+    assert.deepEqual(diagnose(['@tenant = XX', 'GET /api/a', '###', 'GET /api/b']), ['0:0-12:unknownTenant:warning']);
   });
 });
 
