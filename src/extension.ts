@@ -5,6 +5,7 @@ import { registerAuthentication } from './auth/vscode/register';
 import { registerAuthCommands } from './commands/authCommands';
 import { registerWorkbenchCommands } from './commands';
 import { registerLicenceKeyCommands } from './commands/licenceKeyCommands';
+import { registerRequestFiles } from './requestFiles/vscode/register';
 import { workbenchTestApi } from './commands/workbenchTestApi';
 import { activationExports } from './common/activationExports';
 import { useTranslator } from './common/l10n';
@@ -20,7 +21,8 @@ export function activate(context: vscode.ExtensionContext) {
   context.subscriptions.push(log);
 
   const auth = registerAuthentication(context, { log });
-  const api = createTenantApi({ secrets: context.secrets, tokens: auth, settings: watchApiSettings(context), logger: auth.logger });
+  const apiSettings = watchApiSettings(context);
+  const api = createTenantApi({ secrets: context.secrets, tokens: auth, settings: apiSettings, logger: auth.logger });
   const tenants = new TenantDirectory({ listTenants: () => api.client.listTenants(), sessions: auth, logger: auth.logger });
   // What the views and commands call through: every answer for a tenant tells the directory its organization.
   const client = recordingOrganizations(api.client, tenants);
@@ -42,6 +44,8 @@ export function activate(context: vscode.ExtensionContext) {
     readLicenceKey: async (module) => (await api.licenceKeys.get(module))?.key,
     logger: auth.logger,
   });
+
+  registerRequestFiles(context, { api: client, settings: apiSettings, tenants: { list: () => tenants.tenants(), active: () => views.activeTenant.get() }, history: () => commands.history.entries() });
 
   // For the in-editor tests only (development and test runs): nothing secret is exported in production.
   const testHooksAllowed = context.extensionMode !== vscode.ExtensionMode.Production;
