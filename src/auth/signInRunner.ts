@@ -6,7 +6,7 @@ import { pollDeviceToken } from './deviceFlow';
 import type { FlowKind } from './flows';
 import { validateIdToken, type IdTokenClaims } from './idToken';
 import { LoopbackServer } from './loopbackServer';
-import { OAuthError, SignInCancelledError, SignInTimeoutError } from './oauthErrors';
+import { asUserRefusal, OAuthError, SignInCancelledError, SignInTimeoutError } from './oauthErrors';
 import { PendingAttempts } from './pendingAttempts';
 import { sessionFromTokens } from './sessionManager';
 import type { StoredSession } from './sessionStore';
@@ -116,7 +116,9 @@ export class SignInRunner {
         this.environment.logger.info(`Opening the authorize URL with redirect_uri ${redirectUri}.`);
         const opened = await this.environment.openExternal(url);
         if (!opened) throw new OAuthError('browser_not_opened', l10n.t('The browser could not be opened for sign-in.'));
-        const { code, iss } = await callback;
+        const { code, iss } = await callback.catch((error: unknown) => {
+          throw asUserRefusal(error);
+        });
         if (iss !== undefined && iss.replace(/\/+$/, '') !== metadata.issuer.replace(/\/+$/, '')) {
           throw new OAuthError('invalid_issuer', l10n.t('The sign-in answer came from another server ({0}).', iss));
         }
@@ -140,7 +142,9 @@ export class SignInRunner {
     if (this.environment.uiLocales) extra.ui_locales = this.environment.uiLocales;
     const authorization = await tokenClient.startDeviceAuthorization(this.environment.scopes, extra, signal);
     this.environment.presentDeviceCode(authorization, signal);
-    const tokens = await pollDeviceToken(tokenClient, authorization, { clock, logger, signal });
+    const tokens = await pollDeviceToken(tokenClient, authorization, { clock, logger, signal }).catch((error: unknown) => {
+      throw asUserRefusal(error);
+    });
     return this.complete(tokens, metadata.issuer, undefined, signal);
   }
 

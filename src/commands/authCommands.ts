@@ -31,7 +31,8 @@ export function registerAuthCommands(context: vscode.ExtensionContext, auth: Aut
       // Signing in while an account is signed in means "another account": show the form again.
       if ((await auth.getAccounts()).length > 0 && options.forceLogin === undefined) options.forceLogin = true;
       try {
-        const account = await auth.signIn(options);
+        // fromUser: a Sign In that would join a running sign-in says so (or restarts a stuck one).
+        const account = (await auth.controller.signIn(options, [], { fromUser: true })).account;
         if (account) {
           auth.setActiveAccount(account.id);
           void vscode.window.showInformationMessage(vscode.l10n.t('Signed in to Tenant API as {0}.', account.label));
