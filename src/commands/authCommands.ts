@@ -28,8 +28,11 @@ export function registerAuthCommands(context: vscode.ExtensionContext, auth: Aut
   context.subscriptions.push(
     vscode.commands.registerCommand('tenantApi.signIn', async (argument?: unknown): Promise<AccountInfo | undefined> => {
       const options = signInOptions(argument);
-      // Signing in while an account is signed in means "another account": show the form again.
-      if ((await auth.getAccounts()).length > 0 && options.forceLogin === undefined) options.forceLogin = true;
+      // Signing in while an account is signed in means "another account", and after a sign-out the
+      // browser may still be signed in as the user who left: show the login form in both cases.
+      if (options.forceLogin === undefined && ((await auth.getAccounts()).length > 0 || (await auth.sessions.signedOutSinceSignIn()))) {
+        options.forceLogin = true;
+      }
       try {
         // fromUser: a Sign In that would join a running sign-in says so (or restarts a stuck one).
         const account = (await auth.controller.signIn(options, [], { fromUser: true })).account;

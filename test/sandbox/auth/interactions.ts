@@ -12,7 +12,7 @@ export interface TenantLabel { id: string; codiceAmbienteDati: string; descrizio
 export function createInteractionHandler(provider: Provider, setup: ProviderSetup, tenants: TenantLabel[]) {
   return async function handleInteraction(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', setup.issuer);
-    const match = /^\/interaction\/([A-Za-z0-9_-]+)(?:\/(login|consent|abort))?$/.exec(url.pathname);
+    const match = /^\/interaction\/([A-Za-z0-9_-]+)(?:\/(login|consent|abort|switch))?$/.exec(url.pathname);
     if (!match) return send(res, 404, errorPage('en', 'not_found', 'No such sign-in page.'));
     const action = match[2];
 
@@ -42,9 +42,17 @@ export function createInteractionHandler(provider: Provider, setup: ProviderSetu
     try {
       if (req.method === 'GET' && !action) {
         if (details.prompt.name === 'login') return renderLogin(200);
-        return send(res, 200, consentPage({ locale, uid: details.uid, clientName, scopes: requestedScopes }));
+        // Name the account the browser is signed in as: the user must see who they allow access for.
+        const user = setup.users.find((candidate) => candidate.sub === details.session?.accountId);
+        return send(res, 200, consentPage({
+          locale, uid: details.uid, clientName, scopes: requestedScopes,
+          account: user ? { name: user.name, username: user.username } : undefined,
+          switchUrl: `/interaction/${details.uid}/switch`,
+        }));
       }
-      if (req.method !== 'POST' || !action) {
+      // "Not you?" on the consent page: the login form, whose submission signs in that account instead.
+      if (req.method === 'GET' && action === 'switch') return renderLogin(200);
+      if (req.method !== 'POST' || !action || action === 'switch') {
         res.setHeader('Allow', 'GET, POST');
         return send(res, 405, errorPage(locale, 'method_not_allowed', 'Use the form on this page.'));
       }
