@@ -7,13 +7,17 @@ import { ActiveTenantStore } from './activeTenant';
 import { QuotaStatusBar } from './quotaStatusBar';
 import { ResponseDocuments } from './responseDocuments';
 import { TenantTreeProvider } from './tenantTree';
+import { trackWalkthroughProgress } from './walkthroughProgress';
 
 export interface ViewsDeps {
   auth: SessionState;
   api: TenantApi;
   logger?: Logger;
-  /** src/api's LicenceKeyStore: a key set or cleared (here or in another window) clears the resources' licence problems. */
-  licenceKeys?: { onDidChange: Event<{ module: string }> };
+  /**
+   * src/api's LicenceKeyStore: a key set or cleared (here or in another window) clears the resources'
+   * licence problems, and the first key set completes the walkthrough's licence step.
+   */
+  licenceKeys?: { onDidChange: Event<{ module: string }>; get(module: string): Promise<unknown> };
 }
 
 /** What the workbench commands (and the in-editor tests, through the extension's exports) use. */
@@ -77,6 +81,7 @@ export function registerViews(context: vscode.ExtensionContext, deps: ViewsDeps)
       tree.redraw();
     }),
     deps.licenceKeys?.onDidChange(() => tree.clearProblems()) ?? { dispose() {} },
+    deps.licenceKeys ? trackWalkthroughProgress({ licenceKeys: deps.licenceKeys, logger }) : { dispose() {} },
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration('tenantApi.baseUrl') || event.affectsConfiguration('tenantApi.allowedHosts')) tree.refresh();
       else if (event.affectsConfiguration('tenantApi.endpoints')) tree.redraw();
