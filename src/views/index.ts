@@ -81,7 +81,7 @@ export function registerViews(context: vscode.ExtensionContext, deps: ViewsDeps)
       tree.redraw();
     }),
     deps.licenceKeys?.onDidChange(() => tree.clearProblems()) ?? { dispose() {} },
-    deps.licenceKeys ? trackWalkthroughProgress({ licenceKeys: deps.licenceKeys, logger }) : { dispose() {} },
+    deps.licenceKeys ? trackWalkthroughProgress({ extensionId: context.extension.id, auth: deps.auth, licenceKeys: deps.licenceKeys, logger }) : { dispose() {} },
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration('tenantApi.baseUrl') || event.affectsConfiguration('tenantApi.allowedHosts')) tree.refresh();
       else if (event.affectsConfiguration('tenantApi.endpoints')) tree.redraw();

@@ -84,7 +84,7 @@ describe('getting-started walkthrough: steps checked as the user completes them'
 
   it('checks "Configure the platform" once both addresses are set', async () => {
     // startWorkbenchSandbox set tenantApi.authUrl and baseUrl. (The step completes on a context key,
-    // config.tenantApi.*, which VS Code also evaluates when it registers the walkthrough: so settings
+    // tenantApi.configured, which VS Code also evaluates when it registers the walkthrough: so settings
     // preset before start-up, as npm start writes them, count too. One session cannot show that.)
     await openWalkthrough();
     await waitFor(() => stepChecked('configure'), { timeoutMs: 10_000, what: 'the Configure step checked' });
