@@ -35,7 +35,20 @@ export class SignInController {
   private readonly queue = new SignInQueue<StoredSession>();
   private readonly attempts = new Set<AbortController>();
 
-  constructor(private readonly options: SignInControllerOptions) {}
+  constructor(private readonly options: SignInControllerOptions) {
+    // The browser's own page (code-server's "You can close this page now") cannot say it: the editor does.
+    options.pending.onLateCallback(() => void this.reportLateAnswer());
+  }
+
+  private async reportLateAnswer(): Promise<void> {
+    this.options.logger.info('A sign-in was completed in the browser after the editor had stopped waiting for it.');
+    const signIn = vscode.l10n.t('Sign In');
+    const answer = await vscode.window.showWarningMessage(
+      vscode.l10n.t('The sign-in was completed in the browser after the editor had stopped waiting for it (it was cancelled or timed out). You are not signed in by it: sign in again.'),
+      signIn,
+    );
+    if (answer === signIn) void vscode.commands.executeCommand('tenantApi.signIn');
+  }
 
   /** The redirect URI of the uriHandler flow, as this editor makes it reachable (asExternalUri). */
   async uriHandlerRedirectUri(): Promise<string> {

@@ -273,10 +273,12 @@ describe('sandbox: authorization server', () => {
       assert.match(html, /Accedi/);
     });
 
-    it('refuses a wrong password with the form again and a message', async () => {
+    it('refuses a wrong password with the form again and a message, keeping the user name typed', async () => {
       const { url } = codeRequest();
       await assert.rejects(signInWithForm(url, { username: 'mario.rossi', password: 'wrong' }),
-        (err: SignInError) => err.status === 401 && /not correct/.test(err.message));
+        (err: SignInError) => err.status === 401 && /not correct/.test(err.message)
+          && /<input type="text" id="username" name="username" value="mario\.rossi"/.test(err.html)
+          && /<input type="password" id="password" name="password" autofocus/.test(err.html));
     });
 
     it('returns access_denied when the user cancels', async () => {

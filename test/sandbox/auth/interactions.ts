@@ -35,8 +35,9 @@ export function createInteractionHandler(provider: Provider, setup: ProviderSetu
     const tenant = tenantId ? tenants.find((t) => t.id === tenantId) : undefined;
     const tenantLabel = tenantId ? (tenant ? `${tenant.descrizioneAmbienteDati} (${tenant.codiceAmbienteDati})` : tenantId) : undefined;
 
-    const renderLogin = (status: number, error?: string) => send(res, status, loginPage({
-      locale, uid: details.uid, clientName, loginHint: params.login_hint, tenantLabel, consentScopes: requestedScopes, error,
+    // `username`: what the user typed, kept after a refused attempt so that only the password is typed again.
+    const renderLogin = (status: number, error?: string, username?: string) => send(res, status, loginPage({
+      locale, uid: details.uid, clientName, loginHint: username || params.login_hint, tenantLabel, consentScopes: requestedScopes, error,
     }));
 
     try {
@@ -71,12 +72,12 @@ export function createInteractionHandler(provider: Provider, setup: ProviderSetu
         const password = form.get('password') ?? '';
         const user = setup.users.find((u) => u.username === username);
         if (!user || user.password !== password) {
-          return renderLogin(401, locale === 'it' ? 'Nome utente o password non corretti.' : 'The user name or password is not correct.');
+          return renderLogin(401, locale === 'it' ? 'Nome utente o password non corretti.' : 'The user name or password is not correct.', username);
         }
         if (tenantId && !user.tenantIds.includes(tenantId)) {
           return renderLogin(403, locale === 'it'
             ? `L'utente ${username} non ha accesso all'ambiente dati ${tenantLabel}.`
-            : `The user ${username} has no access to the data area ${tenantLabel}.`);
+            : `The user ${username} has no access to the data area ${tenantLabel}.`, username);
         }
         // The login page states what the client may do, so signing in also grants it.
         const sameAccount = details.session?.accountId === user.sub;
