@@ -40,6 +40,14 @@ async function startOnPreferredPorts(options: SandboxOptions): Promise<Sandbox> 
   }
 }
 
+/** What a newcomer does in the editor: resources answer only once the module's licence key is set. */
+const NEXT_STEPS = [
+  'In the editor: 1. Tenant API: Sign In, as one of the users above.',
+  '               2. Tenant API: Set Licence Key, once per module, with a key above of the organization of',
+  '                  your tenant (core serves /api/..., efat serves /efat/...); without it resources answer 401.',
+  '               3. Open a resource in the Tenants view, or Tenant API: Send Request.',
+].join('\n');
+
 /** Set once something runs: stops it (Ctrl+C, the editor window closing, or a failure). */
 let stopAll: ((code: number) => Promise<void>) | undefined;
 
@@ -69,6 +77,7 @@ async function runDesktop(code: string, options: SandboxOptions): Promise<void> 
   }, null, 2));
   say(summaryText(sandbox));
   say(`\nOpening VS Code (${code}) with the extension from ${repoRoot} and a throwaway profile in ${userDataDir}.`);
+  say(NEXT_STEPS);
   say('Close that window or press Ctrl+C here to stop.');
   const child = spawn(code, ['--wait', '--new-window', `--extensionDevelopmentPath=${repoRoot}`, `--user-data-dir=${userDataDir}`], { stdio: 'inherit' });
   const cleanup = async () => {
@@ -101,7 +110,8 @@ async function runBrowser(options: SandboxOptions): Promise<void> {
   server = await startCodeServer({ settings: editorSettings(sandbox), port });
   const url = server.workbenchUrl([['extensionDevelopmentPath', server.remoteUri(repoRoot)]]);
   say(`\nOpen this URL in a browser on this machine (Chromium: /usr/bin/chromium):\n\n  ${url}\n`);
-  say('Sign in with one of the users above. Press Ctrl+C here to stop everything.');
+  say(NEXT_STEPS);
+  say('Press Ctrl+C here to stop everything.');
 }
 
 async function main(): Promise<void> {
