@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { cacheRoot, logsDir, runsDir } from './paths';
 import { directLoopbackTemplate, patchWorkbench } from './codeServerPatch';
 import { checkBuildPrerequisites, ripgrepPath } from './prerequisites';
+import { ensureLanguagePack } from './languagePack';
 import { cleanEnv, run, stopProcess, tail } from './processes';
 
 export const codeServerVersion = '4.100.3';
@@ -223,6 +224,8 @@ export interface StartOptions {
   startTimeoutMs?: number;
   /** Keep the user-data-dir after stop (default: removed). */
   keepUserData?: boolean;
+  /** VS Code's display language (an IETF tag such as 'it'): installs a language pack built from npm (languagePack.ts). */
+  locale?: string;
 }
 
 export interface RunningCodeServer {
@@ -265,6 +268,11 @@ export async function startCodeServer(options: StartOptions = {}): Promise<Runni
     ...options.settings,
   };
   fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+  if (options.locale && !options.locale.startsWith('en')) {
+    const pack = await ensureLanguagePack(options.locale, path.join(vscodeDir, 'out'));
+    fs.copyFileSync(pack.languagePacksJson, path.join(userDataDir, 'languagepacks.json'));
+    fs.writeFileSync(path.join(userDataDir, 'User', 'argv.json'), JSON.stringify({ locale: options.locale }));
+  }
   const port = options.port ?? (await freePort());
   // code-server reads ~/.config/code-server/config.yaml unless told otherwise: keep the user's out.
   const configFile = path.join(runDir, 'config.yaml');
