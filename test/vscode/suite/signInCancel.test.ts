@@ -86,7 +86,9 @@ describe('sign-in: cancel in the browser, Sign In again', function () {
     await driver.robot.waitFor('ignored', { since, timeoutMs: 30_000 });
     assert.equal(auth.controller.attemptInProgress, true);
 
-    // The user, not seeing the browser tab, presses Sign In again.
+    // The user closes the sign-in tab without finishing (the editor's tab is in front again: a hidden
+    // browser tab renders no notification), then presses Sign In again.
+    await driver.closePages();
     const second = Promise.resolve(vscode.commands.executeCommand<AccountInfo | undefined>('tenantApi.signIn'));
     await waitFor(async () => (await notificationsMatching(/already waiting/)).length > 0, { timeoutMs: 10_000, what: `"${ALREADY_WAITING}"` });
     await driver.screenshot('sign-in-already-waiting');

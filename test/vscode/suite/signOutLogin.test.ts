@@ -74,11 +74,12 @@ describe('sign-in after sign-out: the login form', function () {
   });
 
   it('the sandbox\'s consent page names the account the browser is signed in as; "Not you?" leads to the login form', async () => {
-    // Laura grants fewer scopes than the extension asks for by default...
-    const laura = user('laura.verdi');
+    // Mario signs in in the browser granting fewer scopes than the extension asks for by default (a
+    // new grant: the browser's session switches from Laura to him)...
+    const mario = user('mario.rossi');
     await configure({ scopes: ['openid', 'api'] });
     try {
-      await driver.robot.setCredentials({ username: laura.username, password: laura.password });
+      await driver.robot.setCredentials({ username: mario.username, password: mario.password });
       await auth.signIn({ forceLogin: true });
     } finally {
       await configure({ scopes: undefined });
@@ -89,13 +90,13 @@ describe('sign-in after sign-out: the login form', function () {
     const attempt = auth.signIn({}).catch((error: unknown) => error);
     await driver.robot.waitFor('ignored', { since, timeoutMs: 30_000 });
     const named = await driver.text('#account', { page: '/interaction/', timeoutMs: 10_000 });
-    assert.match(named, /^Signed in as Laura Verdi \(laura\.verdi\)$/);
+    assert.match(named, /^Signed in as Mario Rossi \(mario\.rossi\)$/);
     await driver.screenshot('consent-names-account', { page: '/interaction/' });
 
-    const mario = user('mario.rossi');
-    await driver.robot.setCredentials({ username: mario.username, password: mario.password });
+    const laura = user('laura.verdi');
+    await driver.robot.setCredentials({ username: laura.username, password: laura.password });
     await driver.click('#switch-account', { page: '/interaction/' });
     const account = await attempt;
-    assert.equal((account as AccountInfo | undefined)?.id, mario.sub, `${String(account)}; robot events: ${JSON.stringify(await driver.robot.events(since))}`);
+    assert.equal((account as AccountInfo | undefined)?.id, laura.sub, `${String(account)}; robot events: ${JSON.stringify(await driver.robot.events(since))}`);
   });
 });
