@@ -13,6 +13,7 @@ import { startSandbox } from './index';
 import { CLI_HELP, parseCliOptions } from './cliOptions';
 import { CLI_PORTS } from './seed';
 import { editorSettings, summaryText } from './summary';
+import { splitStartArgs } from './startArgs';
 import type { Sandbox, SandboxOptions } from './types';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
@@ -66,7 +67,7 @@ function waitForStop(cleanup: () => Promise<void>): (code: number) => Promise<vo
   return stop;
 }
 
-async function runDesktop(code: string, options: SandboxOptions): Promise<void> {
+async function runDesktop(code: string, options: SandboxOptions, locale?: string): Promise<void> {
   const sandbox = await startOnPreferredPorts(options);
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-workbench-'));
   fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
@@ -79,7 +80,8 @@ async function runDesktop(code: string, options: SandboxOptions): Promise<void> 
   say(`\nOpening VS Code (${code}) with the extension from ${repoRoot} and a throwaway profile in ${userDataDir}.`);
   say(NEXT_STEPS);
   say('Close that window or press Ctrl+C here to stop.');
-  const child = spawn(code, ['--wait', '--new-window', `--extensionDevelopmentPath=${repoRoot}`, `--user-data-dir=${userDataDir}`], { stdio: 'inherit' });
+  const localeArgs = locale ? [`--locale=${locale}`] : []; // desktop VS Code: its own installed language pack
+  const child = spawn(code, ['--wait', '--new-window', ...localeArgs, `--extensionDevelopmentPath=${repoRoot}`, `--user-data-dir=${userDataDir}`], { stdio: 'inherit' });
   const cleanup = async () => {
     if (child.exitCode === null) child.kill('SIGTERM');
     await sandbox.close();
@@ -93,7 +95,7 @@ async function runDesktop(code: string, options: SandboxOptions): Promise<void> 
   });
 }
 
-async function runBrowser(options: SandboxOptions): Promise<void> {
+async function runBrowser(options: SandboxOptions, locale?: string): Promise<void> {
   const port = await freePort();
   // code-server hands the sign-in back through http://127.0.0.1:<port>/...callback?vscode-reqid=...
   const sandbox = await startOnPreferredPorts({
@@ -107,7 +109,7 @@ async function runBrowser(options: SandboxOptions): Promise<void> {
     await server?.stop();
     await sandbox.close();
   });
-  server = await startCodeServer({ settings: editorSettings(sandbox), port });
+  server = await startCodeServer({ settings: editorSettings(sandbox), port, locale });
   const url = server.workbenchUrl([['extensionDevelopmentPath', server.remoteUri(repoRoot)]]);
   say(`\nOpen this URL in a browser on this machine (Chromium: /usr/bin/chromium):\n\n  ${url}\n`);
   say(NEXT_STEPS);
@@ -115,15 +117,16 @@ async function runBrowser(options: SandboxOptions): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const options = parseCliOptions(process.argv.slice(2), {});
+  const { locale, sandboxArgs } = splitStartArgs(process.argv.slice(2));
+  const options = parseCliOptions(sandboxArgs, {});
   if (options.help) {
-    say(`npm start -- [options]\n${CLI_HELP.replace(/\n\s+--json[^\n]*/, '')}`);
+    say(`npm start -- [options]\n${CLI_HELP.replace(/\n\s+--json[^\n]*/, '')}\n  --locale <tag>              the editor's display language, e.g. it (the browser editor builds a language pack from npm)`);
     return;
   }
   build();
   const code = onPath('code');
-  if (code) await runDesktop(code, options.sandbox);
-  else await runBrowser(options.sandbox);
+  if (code) await runDesktop(code, options.sandbox, locale);
+  else await runBrowser(options.sandbox, locale);
 }
 
 main().catch((err: unknown) => {
