@@ -9,6 +9,7 @@ import { ActiveTenantStore } from './activeTenant';
 import { QuotaStatusBar } from './quotaStatusBar';
 import { ResponseDocuments } from './responseDocuments';
 import { TenantTreeProvider } from './tenantTree';
+import { trackWalkthroughProgress } from './walkthroughProgress';
 
 export interface ViewsDeps {
   auth: SessionState;
@@ -16,8 +17,11 @@ export interface ViewsDeps {
   /** The one cache of the accounts' tenants, which the tree shows. */
   tenants: TenantDirectory;
   logger?: Logger;
-  /** src/api's LicenceKeyStore: a key set or cleared (here or in another window) clears the resources' licence problems. */
-  licenceKeys?: { onDidChange: Event<{ module: string }> };
+  /**
+   * src/api's LicenceKeyStore: a key set or cleared (here or in another window) clears the resources'
+   * licence problems, and the first key set completes the walkthrough's licence step.
+   */
+  licenceKeys?: { onDidChange: Event<{ module: string }>; get(module: string): Promise<unknown> };
 }
 
 /** What the workbench commands (and the in-editor tests, through the extension's exports) use. */
@@ -79,6 +83,7 @@ export function registerViews(context: vscode.ExtensionContext, deps: ViewsDeps)
       tree.redraw();
     }),
     deps.licenceKeys?.onDidChange(() => tree.clearProblems()) ?? { dispose() {} },
+    deps.licenceKeys ? trackWalkthroughProgress({ extensionId: context.extension.id, auth: deps.auth, licenceKeys: deps.licenceKeys, logger }) : { dispose() {} },
     onSettingsChange((affects) => {
       if (affects('baseUrl') || affects('allowedHosts')) deps.tenants.refresh();
       else if (affects('endpoints')) tree.redraw();
