@@ -97,7 +97,7 @@ export class BrokerServer {
         this.broker().cancel(window, message.id);
         return true;
       case 'done':
-        this.broker().done(window, message.id, message.how);
+        this.broker().done(window, message.id, message.how, message.answer);
         return true;
       case 'pause':
         this.broker().pause(message.ms);

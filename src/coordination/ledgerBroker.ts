@@ -2,7 +2,7 @@ import type { RateLimit } from '../api/limits';
 import { RequestScheduler, type Slot } from '../api/requestScheduler';
 import type { Clock } from '../common/clock';
 import type { Logger } from '../common/logger';
-import type { BrokerMessage, DoneHow, EndedCall } from './protocol';
+import type { AnswerTiming, BrokerMessage, DoneHow, EndedCall } from './protocol';
 
 /** How long a new broker keeps the calls a vanished window had in flight before it takes that window for dead. */
 export const JOIN_GRACE_MS = 300;
@@ -39,9 +39,9 @@ const key = (window: string, id: number) => `${window}:${id}`;
 
 /**
  * The broker's side of the ledger, without I/O: one RequestScheduler (the engine) holds the log of
- * every window's calls and grants slots in the order the windows ask for them. Each call is logged
- * at the moment the broker learns how it ended ('answer' estimate: later than its answer, so never
- * too early whatever the delays between windows); a call in flight counts in every window.
+ * every window's calls and grants slots in the order the windows ask for them. A call in flight
+ * counts in every window; one that ended is logged when its report arrives, with the round trip its
+ * window measured (see the invariant in sharedRateLedger.ts).
  */
 export class LedgerBroker {
   private readonly engine: RequestScheduler;
@@ -50,14 +50,17 @@ export class LedgerBroker {
   private readonly logged = new Map<string, number>();
   private readonly horizonMs: number;
   private graceTimer: unknown;
+  /** While set, the engine's clock reads this (a call's send time, from the round trip its window measured). */
+  private backdatedTo: number | undefined;
 
   constructor(private readonly options: LedgerBrokerOptions) {
+    const clock = options.clock;
     this.engine = new RequestScheduler({
-      clock: options.clock,
+      clock: { ...clock, monotonic: () => this.backdatedTo ?? clock.monotonic() },
       limits: options.limits,
       safetyMarginMs: options.safetyMarginMs,
       maxQueueLength: () => Number.MAX_SAFE_INTEGER,
-      countTimeEstimate: () => 'answer',
+      countTimeEstimate: () => 'fastest-round-trip',
       logger: options.logger,
     });
     this.horizonMs = Math.max(0, ...options.limits.map((limit) => limit.windowMs));
@@ -96,10 +99,10 @@ export class LedgerBroker {
     call.abort.abort();
   }
 
-  done(window: string, id: number, how: DoneHow): void {
+  done(window: string, id: number, how: DoneHow, answer?: AnswerTiming): void {
     const call = this.calls.get(key(window, id));
     if (!call?.slot) return;
-    this.end(call, how);
+    this.end(call, how, answer);
   }
 
   pause(ms: number): void {
@@ -170,14 +173,22 @@ export class LedgerBroker {
     this.calls.clear();
   }
 
-  private end(call: BrokerCall, how: DoneHow): void {
+  private end(call: BrokerCall, how: DoneHow, answer?: AnswerTiming): void {
     const k = key(call.window, call.id);
     this.calls.delete(k);
     const slot = call.slot!;
     const logged = how !== 'unsent';
     if (logged) {
-      slot.markSent('');
-      this.logged.set(k, this.options.clock.monotonic());
+      const now = this.options.clock.monotonic();
+      // Sent one measured round trip before the report arrived: the estimator learns the window's
+      // round trip, and the answer is taken to have come when the report did (no earlier than it did).
+      this.backdatedTo = answer ? now - answer.roundTripMs : undefined;
+      try {
+        slot.markSent(answer?.origin ?? '');
+      } finally {
+        this.backdatedTo = undefined;
+      }
+      this.logged.set(k, now);
     }
     if (how === 'answered') slot.markAnswered();
     else slot.release();

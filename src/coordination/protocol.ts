@@ -23,9 +23,15 @@ export type ClientMessage =
   | { t: 'join'; proof: string; w: string; inFlight: number[]; ended: EndedCall[] }
   | { t: 'want'; id: number; front: boolean }
   | { t: 'cancel'; id: number }
-  | { t: 'done'; id: number; how: DoneHow }
+  | { t: 'done'; id: number; how: DoneHow; answer?: AnswerTiming }
   | { t: 'pause'; ms: number }
   | { t: 'quota'; state: QuotaState };
+
+/** Of an answered call: its origin and its round trip (send to response headers) measured at the window. */
+export interface AnswerTiming {
+  origin: string;
+  roundTripMs: number;
+}
 
 /** answered / failed: the call was sent; sent-released: sent, then given up; unsent: never left. */
 export type DoneHow = 'answered' | 'failed' | 'released' | 'unsent';
@@ -80,7 +86,11 @@ const clientShapes: Record<ClientMessage['t'], (m: Record<string, unknown>) => b
     m.ended.every((e) => isObject(e) && isId(e.id) && isMs(e.agoMs)),
   want: (m) => isId(m.id) && typeof m.front === 'boolean',
   cancel: (m) => isId(m.id),
-  done: (m) => isId(m.id) && typeof m.how === 'string' && DONE.has(m.how),
+  done: (m) =>
+    isId(m.id) &&
+    typeof m.how === 'string' &&
+    DONE.has(m.how) &&
+    (m.answer === undefined || (m.how === 'answered' && isObject(m.answer) && isText(m.answer.origin, 300) && isMs(m.answer.roundTripMs))),
   pause: (m) => isMs(m.ms),
   quota: (m) => isQuotaState(m.state),
 };

@@ -10,7 +10,7 @@ import { joinBroker, type BrokerLink } from './brokerLink';
 import { BrokerServer } from './brokerServer';
 import { electBroker } from './election';
 import { JOIN_GRACE_MS, LedgerBroker, type MirroredCall } from './ledgerBroker';
-import type { BrokerMessage, ClientMessage, DoneHow, EndedCall, QuotaState } from './protocol';
+import type { AnswerTiming, BrokerMessage, ClientMessage, DoneHow, EndedCall, QuotaState } from './protocol';
 import type { RuntimeDir } from './runtimeDir';
 
 /*
@@ -28,15 +28,21 @@ import type { RuntimeDir } from './runtimeDir';
  *    window takes a slot only from the broker it has joined: its own process (direct calls) or the
  *    one at the other end of an open connection that proved the user's key.
  * 2. The broker's engine is a RequestScheduler holding every window's calls: a call counts in
- *    every window from its grant until its window reports how it ended, and is then logged at the
- *    moment the report reaches the broker: after its answer (or failure) at the window, so after the
- *    server counted it, whatever the delays between windows. That is the 'answer' estimate, which
- *    needs no assumption about the network; it costs each window one round trip plus the report's
- *    way to the broker (measured by test/bench/windows.ts).
+ *    every window from its grant until its window reports how it ended. An answered call is then
+ *    logged as countTimeEstimate.ts argues for one window, with two changes that only move entries
+ *    later: its answer time is when the report reaches the broker (after the answer reached the
+ *    window), and the round trips are measured at the windows (send to headers, exact) and fed to
+ *    the engine's estimator, so the floor is the fastest round trip of any window to that origin,
+ *    the same network path. With a = the answer at the window and d >= 0 the report's delay, the
+ *    next call is granted at (a + d - Rmin) + window + margin, so the condition of
+ *    countTimeEstimate.ts becomes pre_y + post_x + margin + d >= Rmin: weaker than for one window.
+ *    A 429 for the second or minute makes the engine log answer times for good, for every window.
+ *    A failed or given-up call is logged when its report arrives.
  * 3. A broker that dies (kill -9) takes no knowledge with it: every grant and every logged end is
  *    sent to every window before the broker's own call can leave, and each window keeps that
  *    mirror for one longest window. The next broker starts from its mirror (logged calls at the
- *    time it heard of them: no earlier than the old broker's; calls in flight as in flight), then
+ *    time it heard of them, with no round trip taken off: no earlier than the old broker's entry;
+ *    calls in flight as in flight), then
  *    each window that joins corrects its own part: its calls in flight keep a slot, its calls that
  *    ended while nobody listened are logged at (arrival of its report - their age), no earlier than
  *    their end; grants it never received are given back. Calls of a window that never joins within
@@ -258,7 +264,7 @@ export class SharedRateLedger implements RateLedger {
       case 'cancel':
         return core.cancel(this.windowId, message.id);
       case 'done':
-        return core.done(this.windowId, message.id, message.how);
+        return core.done(this.windowId, message.id, message.how, message.answer);
       case 'pause':
         return core.pause(message.ms);
       case 'quota':
@@ -334,17 +340,22 @@ export class SharedRateLedger implements RateLedger {
   }
 
   private slot(id: number, call: LocalCall): Slot {
-    const finish = (how: DoneHow) => {
+    const now = () => this.options.clock.monotonic();
+    let sent = { at: 0, origin: '' };
+    const finish = (how: DoneHow, answer?: AnswerTiming) => {
       if (this.calls.get(id) !== call) return;
       this.calls.delete(id);
-      if (how !== 'unsent') this.ended.push({ id, at: this.options.clock.monotonic() });
-      this.link?.send({ t: 'done', id, how });
+      if (how !== 'unsent') this.ended.push({ id, at: now() });
+      this.link?.send(answer ? { t: 'done', id, how, answer } : { t: 'done', id, how });
     };
     return {
-      markSent: () => {
-        if (call.state === 'granted') call.state = 'sent';
+      markSent: (origin) => {
+        if (call.state !== 'granted') return;
+        call.state = 'sent';
+        sent = { at: now(), origin };
       },
-      markAnswered: () => finish(call.state === 'sent' ? 'answered' : 'failed'),
+      markAnswered: () =>
+        call.state === 'sent' ? finish('answered', { origin: sent.origin, roundTripMs: Math.max(0, now() - sent.at) }) : finish('failed'),
       markFailed: () => finish('failed'),
       release: () => finish(call.state === 'sent' ? 'released' : 'unsent'),
     };
