@@ -6,6 +6,9 @@ import { registerWorkbenchCommands } from './commands';
 import { registerLicenceKeyCommands } from './commands/licenceKeyCommands';
 import { workbenchTestApi } from './commands/workbenchTestApi';
 import { useTranslator } from './common/l10n';
+import { redactingLogger } from './common/redact';
+import { windowCoordination } from './coordination';
+import { readAuthConfiguration } from './auth/vscode/authConfiguration';
 import { watchApiSettings } from './settings/apiSettings';
 import { registerViews } from './views';
 
@@ -17,8 +20,18 @@ export function activate(context: vscode.ExtensionContext) {
   const log = vscode.window.createOutputChannel('Tenant API', { log: true });
   context.subscriptions.push(log);
 
-  const auth = registerAuthentication(context, { log });
-  const api = createTenantApi({ secrets: context.secrets, tokens: auth, settings: watchApiSettings(context), logger: auth.logger });
+  // Several windows, one client (issue 12): one refresh and one rate-limit ledger for all windows.
+  const windows = windowCoordination(redactingLogger(log));
+  const application = () => ({ authUrl: readAuthConfiguration().authUrl, clientId: readAuthConfiguration().clientId });
+
+  const auth = registerAuthentication(context, { log, refreshLock: windows.refreshLock });
+  const api = createTenantApi({
+    secrets: context.secrets,
+    tokens: auth,
+    settings: watchApiSettings(context),
+    logger: auth.logger,
+    sharedLedger: windows.sharedLedger(application),
+  });
   context.subscriptions.push(api);
 
   registerAuthCommands(context, auth, log);
