@@ -58,6 +58,10 @@ export class BrokerServer {
     );
   }
 
+  sendTo(window: string, message: BrokerMessage): void {
+    this.joined.get(window)?.channel.send(message);
+  }
+
   broadcast(message: BrokerMessage): void {
     for (const connection of this.joined.values()) connection.channel.send(message);
   }

@@ -2,18 +2,12 @@ import type { RateLimit } from '../api/limits';
 import { RequestScheduler, type Slot } from '../api/requestScheduler';
 import type { Clock } from '../common/clock';
 import type { Logger } from '../common/logger';
+import type { JournaledCall } from './journal';
 import type { AnswerTiming, BrokerMessage, DoneHow, EndedCall } from './protocol';
 
 /** How long a new broker keeps the calls a vanished window had in flight before it takes that window for dead. */
 export const JOIN_GRACE_MS = 300;
 
-/** What every window remembers of the ledger, so that any of them can take over (SharedRateLedger's mirror). */
-export interface MirroredCall {
-  window: string;
-  id: number;
-  /** Set once the call ended and was logged: when, on the clock of the window holding the mirror. */
-  loggedAt?: number;
-}
 
 interface BrokerCall {
   window: string;
@@ -22,7 +16,7 @@ interface BrokerCall {
   abort?: AbortController;
   /** Granted (or already in flight at a broker that died). */
   slot?: Slot;
-  /** Reserved from a mirror: ends as logged unless its window joins within JOIN_GRACE_MS. */
+  /** Reserved from the journal of a broker that died: ends as logged unless its window joins within JOIN_GRACE_MS. */
   provisional?: boolean;
 }
 
@@ -33,6 +27,10 @@ export interface LedgerBrokerOptions {
   logger: Logger;
   /** Sends a message to every window, this one included. */
   broadcast(message: BrokerMessage): void;
+  /** Sends a message to one window. */
+  send(window: string, message: BrokerMessage): void;
+  /** Where every grant is recorded before it is handed out, and every end (see Journal). */
+  journal: { granted(window: string, id: number): void; ended(window: string, id: number, logged: boolean): void };
 }
 
 const key = (window: string, id: number) => `${window}:${id}`;
@@ -86,7 +84,8 @@ export class LedgerBroker {
         if (this.calls.get(k) !== call) return slot.release();
         call.abort = undefined;
         call.slot = slot;
-        this.options.broadcast({ t: 'grant', w: window, id });
+        this.options.journal.granted(window, id);
+        this.options.send(window, { t: 'grant', w: window, id });
       },
       () => undefined, // cancelled: the window withdrew it or went away
     );
@@ -114,7 +113,7 @@ export class LedgerBroker {
   /**
    * A window (re)joins: its report is the truth about its calls. In flight: they hold a slot. Ended
    * recently and not logged yet (the previous broker died first): logged when they ended. Anything
-   * else a mirror had for it was never received by it: given back unused.
+   * else the journal had for it was never received by it: given back unused.
    */
   join(window: string, inFlight: readonly number[], ended: readonly EndedCall[]): void {
     const now = this.options.clock.monotonic();
@@ -127,7 +126,10 @@ export class LedgerBroker {
       else this.end(call, endedAgo.has(call.id) ? 'failed' : 'unsent');
       endedAgo.delete(call.id);
     }
-    for (const id of flying) this.calls.set(key(window, id), { window, id, slot: this.engine.reserve() });
+    for (const id of flying) {
+      this.options.journal.granted(window, id);
+      this.calls.set(key(window, id), { window, id, slot: this.engine.reserve() });
+    }
     const late: number[] = [];
     for (const [id, agoMs] of endedAgo) {
       if (this.logged.has(key(window, id))) continue;
@@ -147,12 +149,12 @@ export class LedgerBroker {
   }
 
   /**
-   * Takes over from a broker that died, with this window's mirror: logged calls keep their times,
-   * calls in flight keep a slot until their window joins or JOIN_GRACE_MS passes.
+   * Takes over from a broker that died, with its journal: logged calls keep their times, calls in
+   * flight keep a slot until their window joins or JOIN_GRACE_MS passes.
    */
-  seed(mirror: Iterable<MirroredCall>): void {
+  seed(journaled: Iterable<JournaledCall>): void {
     const times: number[] = [];
-    for (const call of mirror) {
+    for (const call of journaled) {
       if (call.loggedAt !== undefined) {
         this.logged.set(key(call.window, call.id), call.loggedAt);
         times.push(call.loggedAt);
@@ -192,7 +194,7 @@ export class LedgerBroker {
     }
     if (how === 'answered') slot.markAnswered();
     else slot.release();
-    this.options.broadcast({ t: 'end', w: call.window, id: call.id, logged });
+    this.options.journal.ended(call.window, call.id, logged);
   }
 
   private pruneLogged(): void {

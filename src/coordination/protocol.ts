@@ -40,7 +40,6 @@ export type BrokerMessage =
   | { t: 'challenge'; nonce: string; proof: string }
   | { t: 'welcome'; pausedForMs: number; quota: QuotaState[] }
   | { t: 'grant'; w: string; id: number }
-  | { t: 'end'; w: string; id: number; logged: boolean }
   | { t: 'pause'; forMs: number }
   | { t: 'quota'; state: QuotaState };
 
@@ -99,7 +98,6 @@ const brokerShapes: Record<BrokerMessage['t'], (m: Record<string, unknown>) => b
   challenge: (m) => isToken(m.nonce) && isToken(m.proof),
   welcome: (m) => isMs(m.pausedForMs) && Array.isArray(m.quota) && m.quota.every(isQuotaState),
   grant: (m) => isToken(m.w) && isId(m.id),
-  end: (m) => isToken(m.w) && isId(m.id) && typeof m.logged === 'boolean',
   pause: (m) => isMs(m.forMs),
   quota: (m) => isQuotaState(m.state),
 };

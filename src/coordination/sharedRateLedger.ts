@@ -9,7 +9,8 @@ import type { Logger } from '../common/logger';
 import { joinBroker, type BrokerLink } from './brokerLink';
 import { BrokerServer } from './brokerServer';
 import { electBroker } from './election';
-import { JOIN_GRACE_MS, LedgerBroker, type MirroredCall } from './ledgerBroker';
+import { Journal } from './journal';
+import { JOIN_GRACE_MS, LedgerBroker } from './ledgerBroker';
 import type { AnswerTiming, BrokerMessage, ClientMessage, DoneHow, EndedCall, QuotaState } from './protocol';
 import type { RuntimeDir } from './runtimeDir';
 
@@ -38,19 +39,18 @@ import type { RuntimeDir } from './runtimeDir';
  *    countTimeEstimate.ts becomes pre_y + post_x + margin + d >= Rmin: weaker than for one window.
  *    A 429 for the second or minute makes the engine log answer times for good, for every window.
  *    A failed or given-up call is logged when its report arrives.
- * 3. A broker that dies (kill -9) takes no knowledge with it: every grant and every logged end is
- *    sent to every window before the broker's own call can leave, and each window keeps that
- *    mirror for one longest window. The next broker starts from its mirror (logged calls at the
- *    time it heard of them, with no round trip taken off: no earlier than the old broker's entry;
- *    calls in flight as in flight), then
- *    each window that joins corrects its own part: its calls in flight keep a slot, its calls that
- *    ended while nobody listened are logged at (arrival of its report - their age), no earlier than
- *    their end; grants it never received are given back. Calls of a window that never joins within
- *    JOIN_GRACE_MS (dead) are logged at that moment, after they can have been counted, and stop
- *    counting one window later: nobody waits on a dead window's reservations longer than their
- *    window. A window that loses its broker keeps its waiting calls and asks the next broker for
- *    them: none is lost, and none is sent twice, since a call leaves only from the window that owns
- *    it and only once per grant.
+ * 3. A broker that dies (kill -9) takes no knowledge with it: it writes every grant, and every
+ *    end, to its journal (journal.ts) with a synchronous write before anyone can act on it, and
+ *    the journal outlives it. The next broker starts from the journal (logged calls at their time,
+ *    with no round trip taken off: no earlier than the old broker's entry; calls in flight as in
+ *    flight), then each window that joins corrects its own part: its calls in flight keep a slot,
+ *    its calls that ended while nobody listened are logged at (arrival of its report - their age),
+ *    no earlier than their end; grants it never received are given back. Calls of a window that
+ *    never joins within JOIN_GRACE_MS (the dead one) are logged at that moment, after they can
+ *    have been counted, and stop counting one window later: nobody waits on a dead window's
+ *    reservations longer than their window. A window that loses its broker keeps its waiting calls
+ *    and asks the next broker for them: none is lost, and none is sent twice, since a call leaves
+ *    only from the window that owns it and only once per grant.
  * 4. A 429 pause is the engine's, so it holds every window back; it is also sent to every window
  *    for its status. Quota states (readings, weekly stops, resumes) are relayed to every window.
  * What it assumes: windows are processes of one user on one machine; a request already written by
@@ -85,14 +85,11 @@ export class SharedRateLedger implements RateLedger {
   private readonly calls = new Map<number, LocalCall>();
   /** This window's calls that ended and were logged, with when (this clock), for a new broker. */
   private readonly ended: Array<{ id: number; at: number }> = [];
-  /** Every window's calls as the broker announced them (see the invariant, 3). */
-  private readonly mirror = new Map<string, MirroredCall>();
   private link: BrokerLink | undefined;
-  private broker: { core: LedgerBroker; server: BrokerServer } | undefined;
+  private broker: { core: LedgerBroker; server: BrokerServer; journal: Journal } | undefined;
   private localPausedUntil: number | undefined;
   private unsentPauseMs = 0;
   private disposed = false;
-  private endsSincePrune = 0;
   private readonly changes = new Emitter<void>();
   private readonly quotaChanges = new Emitter<QuotaState>();
   private readonly roleChanges = new Emitter<'broker' | 'window'>();
@@ -123,8 +120,7 @@ export class SharedRateLedger implements RateLedger {
   }
 
   logTimes(): number[] {
-    if (this.broker) return this.broker.core.logTimes();
-    return [...this.mirror.values()].flatMap((call) => (call.loggedAt === undefined ? [] : [call.loggedAt])).sort((a, b) => a - b);
+    return this.broker ? this.broker.core.logTimes() : []; // the log is the broker's
   }
 
   acquire(options: { front?: boolean; signal: AbortSignal }): Promise<Slot> {
@@ -172,6 +168,7 @@ export class SharedRateLedger implements RateLedger {
     this.link = undefined;
     this.broker?.server.close();
     this.broker?.core.dispose();
+    this.broker?.journal.close();
     this.broker = undefined;
     this.changes.dispose();
     this.quotaChanges.dispose();
@@ -221,17 +218,21 @@ export class SharedRateLedger implements RateLedger {
   }
 
   private becomeBroker(key: Buffer, elected: Extract<Awaited<ReturnType<typeof electBroker>>, { role: 'broker' }>): void {
-    const { clock, limits, safetyMarginMs, logger } = this.options;
+    const { clock, limits, safetyMarginMs, logger, dir, appKey } = this.options;
+    const journalPath = dir.file(`${appKey}.journal`);
+    const previous = Journal.read(journalPath, clock.monotonic(), this.horizonMs());
+    const journal = new Journal(journalPath);
     const core = new LedgerBroker({
       clock,
       limits,
       safetyMarginMs,
       logger,
+      journal,
       broadcast: (message) => {
-        // Every other window first (see the invariant, 3), then this one.
         server.broadcast(message);
         this.onBrokerMessage(message);
       },
+      send: (window, message) => (window === this.windowId ? this.onBrokerMessage(message) : server.sendTo(window, message)),
     });
     const server = new BrokerServer(
       elected.server,
@@ -243,8 +244,8 @@ export class SharedRateLedger implements RateLedger {
       },
       logger,
     );
-    this.broker = { core, server };
-    core.seed(this.mirror.values());
+    this.broker = { core, server, journal };
+    core.seed(previous);
     const report = this.report();
     core.join(this.windowId, report.inFlight, report.ended);
     this.link = {
@@ -253,7 +254,7 @@ export class SharedRateLedger implements RateLedger {
     };
     elected.accept((socket) => server.accept(socket));
     this.afterJoin();
-    logger.info(`Rate-limit ledger: this window is the broker${this.mirror.size > 0 ? ' (took over)' : ''}`);
+    logger.info(`Rate-limit ledger: this window is the broker${previous.length > 0 ? ` (took over ${previous.length} calls of the last minute)` : ''}`);
     this.roleChanges.fire('broker');
   }
 
@@ -307,13 +308,7 @@ export class SharedRateLedger implements RateLedger {
   private onBrokerMessage(message: BrokerMessage): void {
     switch (message.t) {
       case 'grant':
-        this.mirror.set(`${message.w}:${message.id}`, { window: message.w, id: message.id });
         if (message.w === this.windowId) this.granted(message.id);
-        return;
-      case 'end':
-        if (message.logged) this.mirror.set(`${message.w}:${message.id}`, { window: message.w, id: message.id, loggedAt: this.options.clock.monotonic() });
-        else this.mirror.delete(`${message.w}:${message.id}`);
-        if (++this.endsSincePrune >= 50) this.pruneMirror();
         return;
       case 'pause':
         this.localPausedUntil = this.options.clock.monotonic() + message.forMs;
@@ -345,7 +340,10 @@ export class SharedRateLedger implements RateLedger {
     const finish = (how: DoneHow, answer?: AnswerTiming) => {
       if (this.calls.get(id) !== call) return;
       this.calls.delete(id);
-      if (how !== 'unsent') this.ended.push({ id, at: now() });
+      if (how !== 'unsent') {
+        this.ended.push({ id, at: now() });
+        if (this.ended.length > 1000) this.pruneEnded(now());
+      }
       this.link?.send(answer ? { t: 'done', id, how, answer } : { t: 'done', id, how });
     };
     return {
@@ -366,13 +364,6 @@ export class SharedRateLedger implements RateLedger {
     let drop = 0;
     while (drop < this.ended.length && this.ended[drop].at <= horizon) drop++;
     if (drop > 0) this.ended.splice(0, drop);
-  }
-
-  private pruneMirror(): void {
-    this.endsSincePrune = 0;
-    const horizon = this.options.clock.monotonic() - this.horizonMs();
-    for (const [key, call] of this.mirror) if (call.loggedAt !== undefined && call.loggedAt <= horizon) this.mirror.delete(key);
-    this.pruneEnded(this.options.clock.monotonic());
   }
 
   /** How long a logged call can still matter: the longest window, the margin and a takeover's grace. */
