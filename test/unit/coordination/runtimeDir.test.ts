@@ -1,0 +1,52 @@
+import * as assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
+import { UnsafeRuntimeDirError, applicationKey, openRuntimeDir } from '../../../src/coordination/runtimeDir';
+import { tempBase } from './helpers';
+
+describe('coordination: the user-only directory', () => {
+  let base: string;
+  let cleanup: () => void;
+  beforeEach(() => ({ base, cleanup } = tempBase()));
+  afterEach(() => cleanup());
+
+  it('is created 0700; the key file is 0600 and the same for every window', async () => {
+    const dir = await openRuntimeDir(base);
+    assert.equal((await fs.stat(dir.path)).mode & 0o777, 0o700);
+    const key = await dir.key();
+    assert.equal(key.length, 32);
+    assert.equal((await fs.stat(join(dir.path, 'broker.key'))).mode & 0o777, 0o600);
+    assert.deepEqual(await (await openRuntimeDir(base)).key(), key);
+    assert.ok(dir.endpoint(applicationKey('http://a/', 'c')).startsWith(dir.path));
+  });
+
+  it('makes an existing directory of ours private again', async () => {
+    const dir = await openRuntimeDir(base);
+    await fs.chmod(dir.path, 0o755);
+    await openRuntimeDir(base);
+    assert.equal((await fs.stat(dir.path)).mode & 0o777, 0o700);
+  });
+
+  it('refuses a symbolic link in its place (checked with lstat, never followed)', async () => {
+    const dir = await openRuntimeDir(base);
+    await fs.rm(dir.path, { recursive: true });
+    const elsewhere = join(base, 'elsewhere');
+    await fs.mkdir(elsewhere, { mode: 0o700 });
+    await fs.symlink(elsewhere, dir.path);
+    await assert.rejects(openRuntimeDir(base), UnsafeRuntimeDirError);
+  });
+
+  it('refuses a parent that others can write to without the sticky bit', async () => {
+    const open = join(base, 'open');
+    await fs.mkdir(open);
+    await fs.chmod(open, 0o777);
+    await assert.rejects(openRuntimeDir(open), UnsafeRuntimeDirError);
+    await fs.chmod(open, 0o1777);
+    await openRuntimeDir(open);
+  });
+
+  it('one key per application: authUrl (trailing slash aside) and clientId', () => {
+    assert.equal(applicationKey('https://auth.example/', 'x'), applicationKey('https://auth.example', 'x'));
+    assert.notEqual(applicationKey('https://auth.example', 'x'), applicationKey('https://auth.example', 'y'));
+  });
+});
