@@ -31,9 +31,11 @@ describe('coordination: the user-only directory', () => {
     const dir = await openRuntimeDir(base);
     await fs.rm(dir.path, { recursive: true });
     const elsewhere = join(base, 'elsewhere');
-    await fs.mkdir(elsewhere, { mode: 0o700 });
+    await fs.mkdir(elsewhere);
+    await fs.chmod(elsewhere, 0o755);
     await fs.symlink(elsewhere, dir.path);
     await assert.rejects(openRuntimeDir(base), UnsafeRuntimeDirError);
+    assert.equal((await fs.stat(elsewhere)).mode & 0o777, 0o755, 'nothing done through the link');
   });
 
   it('refuses a parent that others can write to without the sticky bit', async () => {
