@@ -1,4 +1,5 @@
-import { closeSync, existsSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** A call as the journal left it: granted, and once it ended and was logged, when (this process's monotonic ms). */
 export interface JournaledCall {
@@ -49,6 +50,19 @@ export class Journal {
     renameSync(this.path, `${this.path}.1`);
     this.fd = openSync(this.path, 'a', 0o600);
     this.records = 0;
+  }
+
+  /** Deletes the journals in `dir` nobody wrote to for `idleMs` (applications no longer configured, sandboxes of past test runs). */
+  static sweep(dir: string, idleMs: number): void {
+    const before = Date.now() - idleMs;
+    for (const name of readdirSync(dir)) {
+      if (!/\.journal(\.1)?$/.test(name)) continue;
+      try {
+        if (statSync(join(dir, name)).mtimeMs < before) unlinkSync(join(dir, name));
+      } catch {
+        // another broker swept it first
+      }
+    }
   }
 
   /**

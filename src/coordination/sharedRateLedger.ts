@@ -78,6 +78,8 @@ export interface SharedRateLedgerOptions {
 }
 
 const RETRY_ELECTION_MS = 20;
+/** A journal nobody wrote to for a day belongs to no running broker: it is deleted. */
+const JOURNAL_IDLE_MS = 24 * 3600_000;
 
 export class SharedRateLedger implements RateLedger {
   readonly windowId = randomBytes(16).toString('hex');
@@ -220,6 +222,7 @@ export class SharedRateLedger implements RateLedger {
   private becomeBroker(key: Buffer, elected: Extract<Awaited<ReturnType<typeof electBroker>>, { role: 'broker' }>): void {
     const { clock, limits, safetyMarginMs, logger, dir, appKey } = this.options;
     const journalPath = dir.file(`${appKey}.journal`);
+    Journal.sweep(dir.path, JOURNAL_IDLE_MS);
     const previous = Journal.read(journalPath, clock.monotonic(), this.horizonMs());
     const journal = new Journal(journalPath);
     const core = new LedgerBroker({

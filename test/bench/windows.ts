@@ -138,10 +138,9 @@ async function run(
     const lost = done.flatMap((d) => d.results).filter((r) => r.status !== 200).length;
     const ok = calls.filter((c) => c.status === 200).length;
     const survivorPrefixes = survivors.map((w) => `${w.name}-`);
-    const stallMs =
-      killedAt === undefined
-        ? null
-        : Math.min(...calls.filter((c) => c.at >= killedAt! && survivorPrefixes.some((p) => c.call?.startsWith(p))).map((c) => c.at - killedAt!));
+    // The longest the survivors sent nothing from the kill on (their normal gap is one window).
+    const after = calls.filter((c) => c.at >= killedAt! && survivorPrefixes.some((p) => c.call?.startsWith(p))).map((c) => c.at);
+    const stallMs = killedAt === undefined ? null : Math.max(...[killedAt, ...after].slice(1).map((at, i) => at - [killedAt, ...after][i]));
     return {
       name,
       windows: WINDOWS,

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
+import { Journal } from '../../../src/coordination/journal';
 import { UnsafeRuntimeDirError, applicationKey, openRuntimeDir } from '../../../src/coordination/runtimeDir';
 import { tempBase } from './helpers';
 
@@ -50,5 +51,35 @@ describe('coordination: the user-only directory', () => {
   it('one key per application: authUrl (trailing slash aside) and clientId', () => {
     assert.equal(applicationKey('https://auth.example/', 'x'), applicationKey('https://auth.example', 'x'));
     assert.notEqual(applicationKey('https://auth.example', 'x'), applicationKey('https://auth.example', 'y'));
+  });
+});
+
+describe('coordination: the broker journal', () => {
+  it('keeps what was granted and what was logged, and forgets journals nobody wrote to for a day', async () => {
+    const { base, cleanup } = tempBase();
+    try {
+      const path = join(base, 'app.journal');
+      const journal = new Journal(path);
+      const w = 'ab'.repeat(16);
+      journal.granted(w, 1);
+      journal.granted(w, 2);
+      journal.granted(w, 3);
+      journal.ended(w, 1, true);
+      journal.ended(w, 2, false);
+      journal.close();
+      const now = performance.now();
+      const calls = Journal.read(path, now, 60_000);
+      assert.deepEqual(calls.map((c) => [c.id, c.loggedAt === undefined]), [[1, false], [3, true]]);
+      assert.ok(Math.abs(calls[0].loggedAt! - now) < 1000, 'logged times come back on this clock');
+      assert.equal((await fs.stat(path)).mode & 0o777, 0o600);
+      Journal.sweep(base, 60_000);
+      assert.ok((await fs.stat(path)).isFile(), 'a fresh journal stays');
+      const old = new Date(Date.now() - 2 * 24 * 3600_000);
+      await fs.utimes(path, old, old);
+      Journal.sweep(base, 24 * 3600_000);
+      await assert.rejects(fs.stat(path));
+    } finally {
+      cleanup();
+    }
   });
 });
