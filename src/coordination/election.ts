@@ -21,6 +21,8 @@ function tryConnect(endpoint: string): Promise<Socket | undefined> {
       clearTimeout(timer);
       socket.removeAllListeners('connect');
       socket.removeAllListeners('error');
+      // Until the channel takes the socket over, an error must not go unhandled (it would end the process).
+      socket.on('error', () => undefined);
       if (!value) socket.destroy();
       resolve(value);
     };
@@ -37,6 +39,8 @@ function listen(endpoint: string): Promise<Extract<Elected, { role: 'broker' }>>
     server.once('error', reject);
     server.listen(endpoint, () => {
       server.removeListener('error', reject);
+      // Later errors (a failed accept) must not end the process; the windows re-elect if the broker stops answering.
+      server.on('error', () => undefined);
       resolve({
         role: 'broker',
         server,

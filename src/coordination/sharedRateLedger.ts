@@ -182,7 +182,7 @@ export class SharedRateLedger implements RateLedger {
   private async elect(): Promise<void> {
     const { dir, appKey, logger } = this.options;
     const key = await dir.key();
-    while (!this.disposed) {
+    for (let failures = 0; !this.disposed; failures++) {
       try {
         const elected = await electBroker(dir.endpoint(appKey), dir.file(`${appKey}.elect`));
         if (this.disposed) {
@@ -197,8 +197,8 @@ export class SharedRateLedger implements RateLedger {
         await this.joinAsWindow(key, elected.socket);
         return;
       } catch (error) {
-        logger.warn(`Rate-limit ledger: could not reach the other windows (${String(error)}); trying again`);
-        await new Promise((resolve) => setTimeout(resolve, RETRY_ELECTION_MS));
+        if (failures === 0) logger.warn(`Rate-limit ledger: could not reach the other windows (${String(error)}); trying again`);
+        await new Promise((resolve) => setTimeout(resolve, Math.min(1000, RETRY_ELECTION_MS * 2 ** failures)));
       }
     }
   }
