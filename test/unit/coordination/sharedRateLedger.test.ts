@@ -113,6 +113,23 @@ describe('shared rate-limit ledger (windows over a Unix socket, plain Node)', fu
     assertWithinLimit([...times, ...(await Promise.all(Array.from({ length: 8 }, (_, i) => call(i % 2 ? b : c))))]);
   });
 
+  it('after a takeover, the calls another window still has in flight keep their slots until it reports them', async () => {
+    const [a, b, c] = [await window(), await window(), await window()];
+    const held = await Promise.all(Array.from({ length: 5 }, () => take(b)));
+    a.dispose();
+    let granted = false;
+    const next = call(c).then((at) => ((granted = true), at));
+    await sleep(JOIN_GRACE_MS + WINDOW_MS * 3);
+    assert.equal(granted, false, 'five calls of a live window are still in flight: no slot');
+    const ended = performance.now();
+    for (const { slot } of held) {
+      slot.markSent('http://127.0.0.1:1');
+      slot.markAnswered();
+    }
+    const at = await next;
+    assert.ok(at - ended >= WINDOW_MS - 5, `granted ${(at - ended).toFixed(0)} ms after they ended, not before their window passed`);
+  });
+
   it('a new broker keeps the calls logged before the old one died', async () => {
     const [a, b] = [await window(), await window()];
     const before = await Promise.all(Array.from({ length: 5 }, () => call(a)));
