@@ -9,6 +9,9 @@ import { registerRequestFiles } from './requestFiles/vscode/register';
 import { workbenchTestApi } from './commands/workbenchTestApi';
 import { activationExports } from './common/activationExports';
 import { useTranslator } from './common/l10n';
+import { redactingLogger } from './common/redact';
+import { windowCoordination } from './coordination';
+import { readAuthConfiguration } from './settings/authSettings';
 import { watchApiSettings } from './settings/apiSettings';
 import { registerViews } from './views';
 
@@ -20,9 +23,19 @@ export function activate(context: vscode.ExtensionContext) {
   const log = vscode.window.createOutputChannel('Tenant API', { log: true });
   context.subscriptions.push(log);
 
-  const auth = registerAuthentication(context, { log });
+  // Several windows, one client (issue 12): one refresh and one rate-limit ledger for all windows.
+  const windows = windowCoordination(redactingLogger(log));
+  const application = () => ({ authUrl: readAuthConfiguration().authUrl, clientId: readAuthConfiguration().clientId });
+
+  const auth = registerAuthentication(context, { log, refreshLock: windows.refreshLock });
   const apiSettings = watchApiSettings(context);
-  const api = createTenantApi({ secrets: context.secrets, tokens: auth, settings: apiSettings, logger: auth.logger });
+  const api = createTenantApi({
+    secrets: context.secrets,
+    tokens: auth,
+    settings: apiSettings,
+    logger: auth.logger,
+    sharedLedger: windows.sharedLedger(application),
+  });
   const tenants = new TenantDirectory({ listTenants: () => api.client.listTenants(), sessions: auth, logger: auth.logger });
   // What the views and commands call through: every answer for a tenant tells the directory its organization.
   const client = recordingOrganizations(api.client, tenants);

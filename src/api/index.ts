@@ -1,7 +1,11 @@
-import type { Logger } from '../common/logger';
+import { systemClock } from '../common/clock';
+import { silentLogger, type Logger } from '../common/logger';
 import type { SecretStore } from '../common/secretStore';
 import { ApiClient, DEFAULT_API_SETTINGS, type ApiSettings } from './apiClient';
 import { LicenceKeyStore } from './licenceKeyStore';
+import { APPLICATION_LIMITS, type RateLimit } from './limits';
+import { QuotaTracker } from './quotaTracker';
+import { RequestScheduler, type RateLedger } from './requestScheduler';
 import type { AccessTokenSource } from './types';
 
 export { ApiClient, DEFAULT_API_SETTINGS, TENANT_LIST_PATH, type ApiSettings } from './apiClient';
@@ -42,18 +46,43 @@ export interface TenantApiDeps {
   /** Called at every call; cheap (e.g. a snapshot refreshed on onDidChangeConfiguration). */
   settings: () => ApiSettings;
   logger?: Logger;
+  /**
+   * A rate-limit ledger shared with the other windows (src/coordination), fed this client's quota
+   * tracker so that every window shows the same usage. Without one, this window keeps its own log.
+   */
+  sharedLedger?: (parts: { quota: QuotaTracker; limits: readonly RateLimit[]; safetyMarginMs: () => number; logger: Logger }) => RateLedger & { dispose(): void };
 }
 
 /** Builds the client and its licence key store: the one place the lead needs for src/api. */
 export function createTenantApi(deps: TenantApiDeps): { client: ApiClient; licenceKeys: LicenceKeyStore; dispose(): void } {
   const licenceKeys = new LicenceKeyStore(deps.secrets);
-  const client = new ApiClient({ settings: deps.settings, tokens: deps.tokens, licenceKeys, logger: deps.logger });
+  const shared = sharedScheduler(deps);
+  const client = new ApiClient({ settings: deps.settings, tokens: deps.tokens, licenceKeys, logger: deps.logger, ...shared?.parts });
   return {
     client,
     licenceKeys,
     dispose() {
       client.dispose();
+      shared?.ledger.dispose();
       licenceKeys.dispose();
     },
   };
+}
+
+/** The scheduler and quota tracker of a client whose limits are shared with the other windows. */
+function sharedScheduler(deps: TenantApiDeps) {
+  if (!deps.sharedLedger) return undefined;
+  const logger = deps.logger ?? silentLogger;
+  const safetyMarginMs = () => ({ ...DEFAULT_API_SETTINGS, ...deps.settings() }).safetyMarginMs;
+  const quota = new QuotaTracker();
+  const ledger = deps.sharedLedger({ quota, limits: APPLICATION_LIMITS, safetyMarginMs, logger });
+  const scheduler = new RequestScheduler({
+    clock: systemClock,
+    limits: APPLICATION_LIMITS,
+    safetyMarginMs,
+    maxQueueLength: () => ({ ...DEFAULT_API_SETTINGS, ...deps.settings() }).maxQueueLength,
+    logger,
+    ledger,
+  });
+  return { ledger, parts: { quota, scheduler } };
 }

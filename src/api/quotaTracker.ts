@@ -1,6 +1,14 @@
 import { Emitter } from '../common/event';
 import type { QuotaChangeEvent, QuotaReading, QuotaView } from './types';
 
+/** Everything the tracker knows of one organization: what another window needs to show the same. */
+export interface OrganizationQuotaState {
+  organization: string;
+  reading?: QuotaReading;
+  stopped: boolean;
+  resumed: boolean;
+}
+
 /**
  * Latest weekly usage per organization (the organization of the licence key a call carried: keys of
  * the same organization share one quota). Calls without a licence key (the tenant listing) cannot be
@@ -62,6 +70,36 @@ export class QuotaTracker implements QuotaView {
   resume(organization: string): void {
     this.stopped.delete(organization);
     this.resumed.add(organization);
+    this.fire(organization);
+  }
+
+  /** The state of one organization, to hand to other windows (src/coordination). */
+  state(organization: string): OrganizationQuotaState {
+    const reading = this.latest.get(organization);
+    return {
+      organization,
+      ...(reading ? { reading: { ...reading } } : {}),
+      stopped: this.stopped.has(organization),
+      resumed: this.resumed.has(organization),
+    };
+  }
+
+  states(): OrganizationQuotaState[] {
+    return [...new Set([...this.latest.keys(), ...this.stopped, ...this.resumed])].map((organization) => this.state(organization));
+  }
+
+  /**
+   * The state another window reports: its stop or resume applies here too; of two readings, the one
+   * seen later stays (usage only grows within a week, and windows read it at different moments).
+   */
+  adopt(state: OrganizationQuotaState): void {
+    const { organization, reading } = state;
+    const mine = this.latest.get(organization);
+    if (!reading) this.latest.delete(organization);
+    else if (!mine || mine.seenAt <= reading.seenAt) this.latest.set(organization, { ...reading });
+    const set = (into: Set<string>, on: boolean) => (on ? into.add(organization) : into.delete(organization));
+    set(this.stopped, state.stopped);
+    set(this.resumed, state.resumed);
     this.fire(organization);
   }
 

@@ -1,5 +1,5 @@
 import type { Clock } from '../common/clock';
-import { Emitter } from '../common/event';
+import { Emitter, type Disposable, type Event } from '../common/event';
 import type { Logger } from '../common/logger';
 import { silentLogger } from '../common/logger';
 import { type CountTimeEstimate, CountTimeEstimator, type LogEntry } from './countTimeEstimate';
@@ -37,6 +37,26 @@ export interface RequestSchedulerOptions {
   /** Default 'fastest-round-trip'. */
   countTimeEstimate?: () => CountTimeEstimate;
   logger?: Logger;
+  /**
+   * Where slots come from when several processes (editor windows) share the application's limits
+   * (src/coordination). Without one, this scheduler's own log decides: one process, as before.
+   */
+  ledger?: RateLedger;
+}
+
+/**
+ * A log of calls shared with other processes: it grants slots in FIFO order across all of them and
+ * applies a 429 pause everywhere. The scheduler keeps its own queue in front of it (positions,
+ * length limit, cancellation) and hands each waiting call to the ledger in order.
+ */
+export interface RateLedger {
+  acquire(options: { front?: boolean; signal: AbortSignal }): Promise<Slot>;
+  pause(ms: number): void;
+  /** Monotonic ms (this process's clock) until which every window is paused. */
+  readonly pausedUntil: number | undefined;
+  readonly onDidChange: Event<void>;
+  roundTripFloor(origin: string): number | undefined;
+  logTimes(): number[];
 }
 
 interface Waiter {
@@ -70,11 +90,13 @@ export class RequestScheduler implements QueueView {
   private readonly logger: Logger;
   private readonly longestWindowMs: number;
   private readonly estimator: CountTimeEstimator;
+  private readonly ledgerSubscription?: Disposable;
 
   constructor(private readonly options: RequestSchedulerOptions) {
     this.logger = options.logger ?? silentLogger;
     this.estimator = new CountTimeEstimator(options.countTimeEstimate ?? (() => 'fastest-round-trip'), options.safetyMarginMs);
     this.longestWindowMs = Math.max(0, ...options.limits.map((limit) => limit.windowMs));
+    this.ledgerSubscription = options.ledger?.onDidChange(() => this.changes.fire(this.state));
   }
 
   get length(): number {
@@ -82,16 +104,17 @@ export class RequestScheduler implements QueueView {
   }
 
   get state(): QueueState {
-    return { length: this.queue.length, pausedUntil: this.pausedUntil };
+    return { length: this.queue.length, pausedUntil: this.options.ledger ? this.options.ledger.pausedUntil : this.pausedUntil };
   }
 
   /** The round trip taken off answer times on `origin` (see CountTimeEstimator); for tests and diagnostics. */
   roundTripFloor(origin: string): number | undefined {
-    return this.estimator.floor(origin);
+    return this.options.ledger ? this.options.ledger.roundTripFloor(origin) : this.estimator.floor(origin);
   }
 
   /** When the calls in the log are taken to have been counted (monotonic ms), oldest first. */
   logTimes(): number[] {
+    if (this.options.ledger) return this.options.ledger.logTimes();
     const times = this.log.map((entry) => this.estimator.countedAt(entry));
     // In the log's order already, unless origins with different round-trip floors interleave.
     for (let i = 1; i < times.length; i++) if (times[i] < times[i - 1]) return times.sort((a, b) => a - b);
@@ -113,9 +136,51 @@ export class RequestScheduler implements QueueView {
       }
       if (options.front) this.queue.unshift(waiter);
       else this.queue.push(waiter);
-      this.pump();
+      if (this.options.ledger) this.askLedger(this.options.ledger, waiter);
+      else this.pump();
       this.afterQueueChange();
     });
+  }
+
+  /** With a shared ledger: the waiter stays in our queue (position, cancellation) until the ledger grants it. */
+  private askLedger(ledger: RateLedger, waiter: Waiter): void {
+    const abort = new AbortController();
+    const detach = waiter.detachAbort;
+    waiter.detachAbort = () => {
+      detach?.();
+      abort.abort();
+    };
+    const leave = () => {
+      const index = this.queue.indexOf(waiter);
+      if (index >= 0) this.queue.splice(index, 1);
+      detach?.();
+      this.afterQueueChange();
+    };
+    ledger.acquire({ front: waiter.options.front, signal: abort.signal }).then(
+      (slot) => {
+        if (!this.queue.includes(waiter)) return slot.release(); // cancelled meanwhile
+        leave();
+        waiter.options.onPosition?.(0);
+        waiter.resolve(slot);
+      },
+      (error) => {
+        if (!this.queue.includes(waiter)) return;
+        leave();
+        waiter.reject(error);
+      },
+    );
+  }
+
+  /** Reserves a slot at once, beyond the limits: for a call another process already sent (src/coordination). */
+  reserve(): Slot {
+    this.pending++;
+    return this.slot();
+  }
+
+  /** Adds calls counted elsewhere (answer or failure times on this clock) to the log (src/coordination). */
+  restore(times: readonly number[]): void {
+    for (const at of times) this.insert({ at });
+    this.pump();
   }
 
   /**
@@ -123,6 +188,7 @@ export class RequestScheduler implements QueueView {
    * pause is kept), and log answer times from now on.
    */
   pause(ms: number): void {
+    if (this.options.ledger) return this.options.ledger.pause(ms);
     if (this.estimator.distrust()) this.logger.warn('Rate limit: a 429 despite the throttle; calls are logged at their answer times from now on');
     const until = this.options.clock.monotonic() + ms;
     if (this.pausedUntil !== undefined && this.pausedUntil >= until) return;
@@ -134,6 +200,7 @@ export class RequestScheduler implements QueueView {
 
   /** Cancels every waiting call (e.g. on sign-out or when the extension stops). */
   dispose(): void {
+    this.ledgerSubscription?.dispose();
     for (const waiter of this.queue.splice(0)) {
       waiter.detachAbort?.();
       waiter.reject(apiErrors.cancelled());
@@ -173,6 +240,7 @@ export class RequestScheduler implements QueueView {
   }
 
   private pump(): void {
+    if (this.options.ledger) return; // the ledger grants
     let changed = false;
     let granted = false;
     if (this.pausedUntil !== undefined && this.options.clock.monotonic() >= this.pausedUntil) {
@@ -240,6 +308,7 @@ export class RequestScheduler implements QueueView {
     const index = this.queue.indexOf(waiter);
     if (index < 0) return;
     this.queue.splice(index, 1);
+    waiter.detachAbort?.();
     waiter.reject(apiErrors.cancelled());
     this.pump();
     this.afterQueueChange();

@@ -28,6 +28,16 @@ export interface SessionManagerOptions {
    * but are not used, so that a token never goes to the hosts of another configuration.
    */
   currentServer?: () => { authUrl: string; clientId: string };
+  /**
+   * Held around each refresh by every window of the editor (src/coordination/refreshLock): one
+   * refresh per refresh token; a window that waited for it finds the new tokens stored and adopts them.
+   */
+  refreshLock?: <T>(name: string, task: () => Promise<T>) => Promise<T>;
+  /**
+   * After an invalid_grant, how long to wait for another window's new tokens to be stored before the
+   * session is taken as ended (a window without the lock may have used the refresh token first). Default 2000.
+   */
+  raceGraceMs?: number;
 }
 
 const trimSlash = (value: string) => value.replace(/\/+$/, '');
@@ -173,15 +183,25 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
   private refreshOnce(id: string, force: boolean): Promise<StoredSession> {
     let refresh = this.refreshes.get(id);
     if (!refresh) {
-      refresh = this.refresh(id, force).finally(() => this.refreshes.delete(id));
+      refresh = this.refreshAcrossWindows(id, force).finally(() => this.refreshes.delete(id));
       this.refreshes.set(id, refresh);
     }
     return refresh;
   }
 
+  /** The refresh under the cross-window lock of this session, when there is one. */
+  private refreshAcrossWindows(id: string, force: boolean): Promise<StoredSession> {
+    const session = this.sessions.get(id);
+    const lock = this.options.refreshLock;
+    if (!lock || !session) return this.refresh(id, force);
+    return lock(`refresh\n${trimSlash(session.authUrl)}\n${session.clientId}\n${id}`, () => this.refresh(id, force));
+  }
+
   private async refresh(id: string, force: boolean): Promise<StoredSession> {
     let current = this.sessions.get(id);
     if (!current) throw new SignInRequiredError();
+    // Tokens another window stored while we waited for the lock may have reached us already.
+    if (!force && !this.needsRefresh(current)) return current;
 
     // Another window may have refreshed (or signed out) already: use its result instead of spending our refresh token.
     const stored = await this.readStored(id);
@@ -209,8 +229,8 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
       tokens = await client.refresh(current.refreshToken, current.scopes);
     } catch (error) {
       if (error instanceof OAuthError && error.error === 'invalid_grant') {
-        // Rotation: another window may have used this refresh token and stored the next one.
-        const latest = await this.readStored(id);
+        // Rotation: another window may have used this refresh token and stored (or is storing) the next one.
+        const latest = await this.storedAfterRace(id, current.refreshToken);
         if (latest && latest.refreshToken !== current.refreshToken) {
           this.logger.info(`Refresh token of ${id} was rotated by another window; using its tokens.`);
           this.adopt(latest);
@@ -255,6 +275,29 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
     this.changes.fire({ added: [], removed: [], changed: [next] });
     this.simpleChanges.fire();
     return next;
+  }
+
+  /**
+   * The stored record once it holds another refresh token than `spent`, or after raceGraceMs: a window
+   * that won the race for `spent` stores its new tokens a moment after our invalid_grant.
+   */
+  private async storedAfterRace(id: string, spent: string | undefined): Promise<StoredSession | null | undefined> {
+    const first = await this.readStored(id);
+    if (first === null || (first && first.refreshToken !== spent)) return first;
+    const { clock, store } = this.options;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clock.clearTimeout(timer);
+        subscription.dispose();
+        resolve();
+      };
+      const timer = clock.setTimeout(done, this.options.raceGraceMs ?? 2000);
+      const subscription = store.onDidChange(({ key }) => {
+        const change = SessionStore.classify(key);
+        if (change?.kind === 'session' && change.id === id) done();
+      });
+    });
+    return this.readStored(id);
   }
 
   /** The stored record; null when it is gone, undefined when storage could not be read. */

@@ -1,11 +1,11 @@
 // Runs the sandbox in its own process for the benchmark, so that the client's work and the server's
 // work do not share one event loop (which would add jitter the benchmark does not mean to measure).
-// Parent -> child: { id, cmd: 'reset' | 'token' | 'stats' | 'close' }; child -> parent: { id, result }.
+// Parent -> child: { id, cmd: 'reset' | 'token' | 'stats' | 'calls' | 'close' }; child -> parent: { id, result }.
 import { startSandbox, type Sandbox } from '../sandbox';
 
 interface Command {
   id: number;
-  cmd: 'reset' | 'token' | 'stats' | 'close';
+  cmd: 'reset' | 'token' | 'stats' | 'calls' | 'close';
 }
 
 async function main(): Promise<void> {
@@ -28,6 +28,10 @@ async function main(): Promise<void> {
         send({ id: message.id, result: { requests: sandbox.requests.length, statuses } });
         break;
       }
+      case 'calls':
+        // Arrival time (epoch ms), query and status of each call, for the windows benchmark.
+        send({ id: message.id, result: sandbox.requests.map((r) => ({ at: r.at, call: new URL(r.url).searchParams.get('call'), status: r.status })) });
+        break;
       case 'close':
         await sandbox.close();
         send({ id: message.id, result: true });

@@ -5,7 +5,7 @@ import { redactingLogger } from '../../common/redact';
 import type { SecretStore } from '../../common/secretStore';
 import { parseCallbackQuery } from '../callbackParameters';
 import { PendingAttempts } from '../pendingAttempts';
-import { SessionManager } from '../sessionManager';
+import { SessionManager, type SessionManagerOptions } from '../sessionManager';
 import { SessionStore } from '../sessionStore';
 import type { StoredSession } from '../sessionStore';
 import { TokenClient, type Fetch } from '../tokenClient';
@@ -23,6 +23,8 @@ export interface AuthenticationDependencies {
   log: vscode.LogOutputChannel;
   fetch?: Fetch;
   clock?: Clock;
+  /** Held around each refresh by every window (src/coordination): one refresh per refresh token. */
+  refreshLock?: SessionManagerOptions['refreshLock'];
 }
 
 /** What registerAuthentication returns: the AuthenticationApi plus the pieces tests and commands use. */
@@ -61,6 +63,7 @@ export function registerAuthentication(context: vscode.ExtensionContext, depende
       const { authUrl, clientId } = readAuthConfiguration();
       return { authUrl, clientId };
     },
+    refreshLock: dependencies.refreshLock,
   });
   const controller = new SignInController({
     extensionId: context.extension.id,

@@ -121,7 +121,12 @@ describe('session manager', () => {
     const details = sinon.spy();
     manager.onDidChangeSessions(changes);
     manager.onDidChange(details);
-    await assert.rejects(manager.getAccessToken({ accountId: 'u1' }), SignInRequiredError);
+    const refused = assert.rejects(manager.getAccessToken({ accountId: 'u1' }), SignInRequiredError);
+    // It first waits for another window's new tokens (the race grace), then ends the session.
+    await clock.tickAsync(1999);
+    assert.ok(stored('u1'), 'not ended while another window may still store its tokens');
+    await clock.tickAsync(1);
+    await refused;
     assert.equal(stored('u1'), undefined);
     assert.deepEqual(JSON.parse(secrets.values.get(SESSIONS_INDEX_KEY)!), ['u2']);
     assert.deepEqual((await manager.getAccounts()).map((account) => account.id), ['u2']);
@@ -248,6 +253,54 @@ describe('session manager', () => {
     });
     assert.equal(await manager.getAccessToken(), 'at-w2');
     assert.equal((await manager.getAccounts()).length, 1);
+  });
+
+  it('invalid_grant before the window that won the race has stored its tokens: waits for them and stays signed in', async () => {
+    seed(session('u1', { expiresAt: Date.now() - 1 }));
+    await manager.getAccounts();
+    tokens.refresh.rejects(new OAuthError('invalid_grant', 'grant request is invalid', 400));
+    const token = manager.getAccessToken();
+    await clock.tickAsync(700);
+    // The winner stores its refreshed tokens 700 ms after our refusal.
+    secrets.simulateExternalWrite(SESSION_KEY_PREFIX + 'u1', JSON.stringify(session('u1', { accessToken: 'at-w2', refreshToken: 'rt-w2', updatedAt: Date.now() })));
+    assert.equal(await token, 'at-w2');
+    assert.equal(stored('u1')?.refreshToken, 'rt-w2');
+    assert.equal((await manager.getAccounts()).length, 1);
+  });
+
+  it('refreshes under the cross-window lock, and a window that waited for it adopts the stored tokens without refreshing', async () => {
+    seed(session('u1', { expiresAt: Date.now() - 1 }));
+    const names: string[] = [];
+    let queue = Promise.resolve();
+    const refreshLock = <T>(name: string, task: () => Promise<T>): Promise<T> => {
+      names.push(name);
+      const run = queue.then(task);
+      queue = run.then(() => undefined, () => undefined);
+      return run;
+    };
+    const other = new SessionManager({
+      store: new SessionStore(secrets, logger),
+      tokenClient: () => tokens.client,
+      clock: systemClock,
+      logger,
+      refreshSkewSeconds: () => skewSeconds,
+      refreshLock,
+    });
+    const first = new SessionManager({
+      store: new SessionStore(secrets, logger),
+      tokenClient: () => tokens.client,
+      clock: systemClock,
+      logger,
+      refreshSkewSeconds: () => skewSeconds,
+      refreshLock,
+    });
+    const [a, b] = await Promise.all([first.getAccessToken(), other.getAccessToken()]);
+    assert.equal(tokens.refresh.callCount, 1, 'one refresh for both windows');
+    assert.equal(a, b);
+    assert.equal(names.length, 2);
+    assert.match(names[0], /u1$/);
+    first.dispose();
+    other.dispose();
   });
 
   it('never resurrects a session signed out in another window during a refresh', async () => {

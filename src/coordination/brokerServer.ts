@@ -1,0 +1,124 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Server, Socket } from 'node:net';
+import type { Logger } from '../common/logger';
+import type { LedgerBroker } from './ledgerBroker';
+import { LineChannel } from './lineChannel';
+import { parseClientMessage, type BrokerMessage, type ClientMessage, type QuotaState } from './protocol';
+
+/** HMAC of `nonce` for `role` with the user's key: each side proves it read the key file. */
+export function proof(key: Buffer, role: 'broker' | 'window', nonce: string): string {
+  return createHmac('sha256', key).update(`${role}:${nonce}`).digest('hex');
+}
+
+export function proofMatches(key: Buffer, role: 'broker' | 'window', nonce: string, given: string): boolean {
+  const expected = Buffer.from(proof(key, role, nonce), 'hex');
+  const actual = Buffer.from(given, 'hex');
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+export const newNonce = () => randomBytes(16).toString('hex');
+
+export interface BrokerServerHooks {
+  /** What a joining window gets: the pause in force and the quota of every organization. */
+  welcome(): { pausedForMs: number; quota: QuotaState[] };
+  /** A window reported a quota change (already relayed to the other windows). */
+  quota(state: QuotaState): void;
+}
+
+interface Connection {
+  channel: LineChannel;
+  window?: string;
+  nonce?: string;
+}
+
+/**
+ * Serves the windows of one application: the handshake (hello, challenge, join), then each window's
+ * messages to the LedgerBroker, and the broker's messages to every joined window.
+ */
+export class BrokerServer {
+  private readonly joined = new Map<string, Connection>();
+
+  constructor(
+    private readonly server: Server,
+    private readonly key: Buffer,
+    private readonly broker: () => LedgerBroker,
+    private readonly hooks: BrokerServerHooks,
+    private readonly logger: Logger,
+  ) {}
+
+  accept(socket: Socket): void {
+    const connection: Connection = { channel: undefined as unknown as LineChannel };
+    connection.channel = new LineChannel(
+      socket,
+      (line) => {
+        const message = parseClientMessage(line);
+        return message !== undefined && this.handle(connection, message);
+      },
+      (reason) => this.closed(connection, reason),
+    );
+  }
+
+  sendTo(window: string, message: BrokerMessage): void {
+    this.joined.get(window)?.channel.send(message);
+  }
+
+  broadcast(message: BrokerMessage): void {
+    for (const connection of this.joined.values()) connection.channel.send(message);
+  }
+
+  close(): void {
+    this.server.close();
+    for (const connection of this.joined.values()) connection.channel.close();
+    this.joined.clear();
+  }
+
+  /** False: the message does not belong here, and the connection is closed. */
+  private handle(connection: Connection, message: ClientMessage): boolean {
+    if (!connection.window) {
+      if (message.t === 'hello' && connection.nonce === undefined) {
+        connection.nonce = newNonce();
+        connection.channel.send({ t: 'challenge', nonce: connection.nonce, proof: proof(this.key, 'broker', message.nonce) });
+        return true;
+      }
+      if (message.t !== 'join' || connection.nonce === undefined || !proofMatches(this.key, 'window', connection.nonce, message.proof)) {
+        this.logger.warn('Rate-limit broker: refused a connection that did not prove the key');
+        return false;
+      }
+      const previous = this.joined.get(message.w);
+      connection.window = message.w;
+      this.joined.set(message.w, connection);
+      previous?.channel.close('replaced');
+      this.broker().join(message.w, message.inFlight, message.ended);
+      connection.channel.send({ t: 'welcome', ...this.hooks.welcome() });
+      return true;
+    }
+    const window = connection.window;
+    switch (message.t) {
+      case 'want':
+        this.broker().want(window, message.id, message.front);
+        return true;
+      case 'cancel':
+        this.broker().cancel(window, message.id);
+        return true;
+      case 'done':
+        this.broker().done(window, message.id, message.how, message.answer);
+        return true;
+      case 'pause':
+        this.broker().pause(message.ms);
+        return true;
+      case 'quota':
+        for (const other of this.joined.values()) if (other !== connection) other.channel.send(message);
+        this.hooks.quota(message.state);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  private closed(connection: Connection, reason: string): void {
+    if (!connection.window || this.joined.get(connection.window) !== connection) return;
+    this.joined.delete(connection.window);
+    this.logger.info(`Rate-limit broker: window ${connection.window.slice(0, 8)} left (${reason})`);
+    this.broker().leave(connection.window);
+  }
+}

@@ -1,0 +1,376 @@
+import { randomBytes } from 'node:crypto';
+import type { Socket } from 'node:net';
+import { apiErrors } from '../api/errors';
+import type { RateLimit } from '../api/limits';
+import type { RateLedger, Slot } from '../api/requestScheduler';
+import type { Clock } from '../common/clock';
+import { Emitter, type Event } from '../common/event';
+import type { Logger } from '../common/logger';
+import { joinBroker, type BrokerLink } from './brokerLink';
+import { BrokerServer } from './brokerServer';
+import { electBroker } from './election';
+import { Journal } from './journal';
+import { JOIN_GRACE_MS, LedgerBroker } from './ledgerBroker';
+import type { AnswerTiming, BrokerMessage, ClientMessage, DoneHow, EndedCall, QuotaState } from './protocol';
+import type { RuntimeDir } from './runtimeDir';
+
+/*
+ * One rate-limit ledger per application (authUrl + clientId) for every window of the editor on
+ * this machine.
+ *
+ * Invariant: the calls of all windows together keep the guarantee that one window's scheduler
+ * gives its own calls (see RequestScheduler and countTimeEstimate.ts): no interval of a limit's
+ * window holds more than its `max` calls counted by the server.
+ *
+ * Why it holds:
+ * 1. One decider. The windows elect a broker: whoever listens on the application's socket in the
+ *    user-only directory (runtimeDir.ts). A socket file nobody answers on is replaced only under a
+ *    lock and after a second failed connection (election.ts), so two windows never both grant. A
+ *    window takes a slot only from the broker it has joined: its own process (direct calls) or the
+ *    one at the other end of an open connection that proved the user's key.
+ * 2. The broker's engine is a RequestScheduler holding every window's calls: a call counts in
+ *    every window from its grant until its window reports how it ended. An answered call is then
+ *    logged as countTimeEstimate.ts argues for one window, with two changes that only move entries
+ *    later: its answer time is when the report reaches the broker (after the answer reached the
+ *    window), and the round trips are measured at the windows (send to headers, exact) and fed to
+ *    the engine's estimator, so the floor is the fastest round trip of any window to that origin,
+ *    the same network path. With a = the answer at the window and d >= 0 the report's delay, the
+ *    next call is granted at (a + d - Rmin) + window + margin, so the condition of
+ *    countTimeEstimate.ts becomes pre_y + post_x + margin + d >= Rmin: weaker than for one window.
+ *    A 429 for the second or minute makes the engine log answer times for good, for every window.
+ *    A failed or given-up call is logged when its report arrives.
+ * 3. A broker that dies (kill -9) takes no knowledge with it: it writes every grant, and every
+ *    end, to its journal (journal.ts) with a synchronous write before anyone can act on it, and
+ *    the journal outlives it. The next broker starts from the journal (logged calls at their time,
+ *    with no round trip taken off: no earlier than the old broker's entry; calls in flight as in
+ *    flight), then each window that joins corrects its own part: its calls in flight keep a slot,
+ *    its calls that ended while nobody listened are logged at (arrival of its report - their age),
+ *    no earlier than their end; grants it never received are given back. Calls of a window that
+ *    never joins within JOIN_GRACE_MS (the dead one) are logged at that moment, after they can
+ *    have been counted, and stop counting one window later: nobody waits on a dead window's
+ *    reservations longer than their window. A window that loses its broker keeps its waiting calls
+ *    and asks the next broker for them: none is lost, and none is sent twice, since a call leaves
+ *    only from the window that owns it and only once per grant.
+ * 4. A 429 pause is the engine's, so it holds every window back; it is also sent to every window
+ *    for its status. Quota states (readings, weekly stops, resumes) are relayed to every window.
+ * What it assumes: windows are processes of one user on one machine; a request already written by
+ * a window killed in mid-call reaches the server within JOIN_GRACE_MS of its death.
+ */
+
+interface LocalCall {
+  state: 'waiting' | 'granted' | 'sent';
+  front: boolean;
+  resolve(slot: Slot): void;
+  reject(error: unknown): void;
+  detach?: () => void;
+}
+
+export interface SharedRateLedgerOptions {
+  dir: RuntimeDir;
+  appKey: string;
+  clock: Clock;
+  /** The application's limits (scaled like the scheduler's). */
+  limits: readonly RateLimit[];
+  safetyMarginMs: () => number;
+  logger: Logger;
+  /** The quota of every organization, for windows joining while this one is the broker. */
+  quotaStates: () => QuotaState[];
+}
+
+const RETRY_ELECTION_MS = 20;
+/** A journal nobody wrote to for a day belongs to no running broker: it is deleted. */
+const JOURNAL_IDLE_MS = 24 * 3600_000;
+
+export class SharedRateLedger implements RateLedger {
+  readonly windowId = randomBytes(16).toString('hex');
+  private nextId = 1;
+  private readonly calls = new Map<number, LocalCall>();
+  /** This window's calls that ended and were logged, with when (this clock), for a new broker. */
+  private readonly ended: Array<{ id: number; at: number }> = [];
+  private link: BrokerLink | undefined;
+  private broker: { core: LedgerBroker; server: BrokerServer; journal: Journal } | undefined;
+  private localPausedUntil: number | undefined;
+  private unsentPauseMs = 0;
+  private disposed = false;
+  private readonly changes = new Emitter<void>();
+  private readonly quotaChanges = new Emitter<QuotaState>();
+  private readonly roleChanges = new Emitter<'broker' | 'window'>();
+  readonly onDidChange: Event<void> = this.changes.event;
+  /** Quota states from other windows. */
+  readonly onQuota: Event<QuotaState> = this.quotaChanges.event;
+  /** After each election: whether this window became the broker. */
+  readonly onRole: Event<'broker' | 'window'> = this.roleChanges.event;
+
+  constructor(private readonly options: SharedRateLedgerOptions) {}
+
+  /** Joins the application's broker or becomes it; resolves once slots can be asked for. */
+  async start(): Promise<void> {
+    await this.elect();
+  }
+
+  get isBroker(): boolean {
+    return this.broker !== undefined;
+  }
+
+  get pausedUntil(): number | undefined {
+    const until = this.broker ? this.broker.core.pausedUntil : this.localPausedUntil;
+    return until !== undefined && until > this.options.clock.monotonic() ? until : undefined;
+  }
+
+  roundTripFloor(): number | undefined {
+    return undefined; // across windows calls are logged at answer times (see the invariant, 2)
+  }
+
+  logTimes(): number[] {
+    return this.broker ? this.broker.core.logTimes() : []; // the log is the broker's
+  }
+
+  acquire(options: { front?: boolean; signal: AbortSignal }): Promise<Slot> {
+    if (this.disposed || options.signal.aborted) return Promise.reject(apiErrors.cancelled());
+    const id = this.nextId++;
+    return new Promise<Slot>((resolve, reject) => {
+      const call: LocalCall = { state: 'waiting', front: options.front === true, resolve, reject };
+      const onAbort = () => {
+        if (this.calls.get(id) !== call || call.state !== 'waiting') return;
+        this.calls.delete(id);
+        this.link?.send({ t: 'cancel', id });
+        reject(apiErrors.cancelled());
+      };
+      options.signal.addEventListener('abort', onAbort, { once: true });
+      call.detach = () => options.signal.removeEventListener('abort', onAbort);
+      this.calls.set(id, call);
+      this.link?.send({ t: 'want', id, front: call.front });
+    });
+  }
+
+  pause(ms: number): void {
+    const until = this.options.clock.monotonic() + ms;
+    if (this.localPausedUntil === undefined || this.localPausedUntil < until) this.localPausedUntil = until;
+    if (this.link) this.link.send({ t: 'pause', ms });
+    else this.unsentPauseMs = Math.max(this.unsentPauseMs, ms);
+    this.changes.fire();
+  }
+
+  /** Tells the other windows of a quota change made here. */
+  shareQuota(state: QuotaState): void {
+    if (this.broker) this.broker.server.broadcast({ t: 'quota', state });
+    else this.link?.send({ t: 'quota', state });
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const [id, call] of this.calls) {
+      if (call.state !== 'waiting') continue;
+      this.calls.delete(id);
+      call.detach?.();
+      call.reject(apiErrors.cancelled());
+    }
+    this.link?.close();
+    this.link = undefined;
+    this.broker?.server.close();
+    this.broker?.core.dispose();
+    this.broker?.journal.close();
+    this.broker = undefined;
+    this.changes.dispose();
+    this.quotaChanges.dispose();
+    this.roleChanges.dispose();
+  }
+
+  // ---- election -------------------------------------------------------------------------------
+
+  private async elect(): Promise<void> {
+    const { dir, appKey, logger } = this.options;
+    const key = await dir.key();
+    for (let failures = 0; !this.disposed; failures++) {
+      try {
+        const elected = await electBroker(dir.endpoint(appKey), dir.file(`${appKey}.elect`));
+        if (this.disposed) {
+          if (elected.role === 'client') elected.socket.destroy();
+          else elected.server.close();
+          return;
+        }
+        if (elected.role === 'broker') {
+          this.becomeBroker(key, elected);
+          return;
+        }
+        await this.joinAsWindow(key, elected.socket);
+        return;
+      } catch (error) {
+        if (failures === 0) logger.warn(`Rate-limit ledger: could not reach the other windows (${String(error)}); trying again`);
+        await new Promise((resolve) => setTimeout(resolve, Math.min(1000, RETRY_ELECTION_MS * 2 ** failures)));
+      }
+    }
+  }
+
+  private async joinAsWindow(key: Buffer, socket: Socket): Promise<void> {
+    const { link, welcome } = await joinBroker(
+      socket,
+      key,
+      { w: this.windowId, ...this.report() },
+      (message) => this.onBrokerMessage(message),
+      (reason) => this.lost(reason),
+    );
+    this.link = link;
+    this.localPausedUntil = welcome.pausedForMs > 0 ? this.options.clock.monotonic() + welcome.pausedForMs : undefined;
+    for (const state of welcome.quota) this.quotaChanges.fire(state);
+    this.afterJoin();
+    this.options.logger.info('Rate-limit ledger: joined the broker of the other windows');
+    this.roleChanges.fire('window');
+  }
+
+  private becomeBroker(key: Buffer, elected: Extract<Awaited<ReturnType<typeof electBroker>>, { role: 'broker' }>): void {
+    const { clock, limits, safetyMarginMs, logger, dir, appKey } = this.options;
+    const journalPath = dir.file(`${appKey}.journal`);
+    Journal.sweep(dir.path, JOURNAL_IDLE_MS);
+    const previous = Journal.read(journalPath, clock.monotonic(), this.horizonMs());
+    const journal = new Journal(journalPath);
+    const core = new LedgerBroker({
+      clock,
+      limits,
+      safetyMarginMs,
+      logger,
+      journal,
+      broadcast: (message) => {
+        server.broadcast(message);
+        this.onBrokerMessage(message);
+      },
+      send: (window, message) => (window === this.windowId ? this.onBrokerMessage(message) : server.sendTo(window, message)),
+    });
+    const server = new BrokerServer(
+      elected.server,
+      key,
+      () => core,
+      {
+        welcome: () => ({ pausedForMs: Math.max(0, (core.pausedUntil ?? 0) - clock.monotonic()), quota: this.options.quotaStates() }),
+        quota: (state) => this.quotaChanges.fire(state),
+      },
+      logger,
+    );
+    this.broker = { core, server, journal };
+    core.seed(previous);
+    const report = this.report();
+    core.join(this.windowId, report.inFlight, report.ended);
+    this.link = {
+      send: (message) => this.toLocalBroker(core, message),
+      close: () => undefined,
+    };
+    elected.accept((socket) => server.accept(socket));
+    this.afterJoin();
+    logger.info(`Rate-limit ledger: this window is the broker${previous.length > 0 ? ` (took over ${previous.length} calls of the last minute)` : ''}`);
+    this.roleChanges.fire('broker');
+  }
+
+  private toLocalBroker(core: LedgerBroker, message: Exclude<ClientMessage, { t: 'hello' } | { t: 'join' }>): void {
+    switch (message.t) {
+      case 'want':
+        return core.want(this.windowId, message.id, message.front);
+      case 'cancel':
+        return core.cancel(this.windowId, message.id);
+      case 'done':
+        return core.done(this.windowId, message.id, message.how, message.answer);
+      case 'pause':
+        return core.pause(message.ms);
+      case 'quota':
+        return this.broker?.server.broadcast(message);
+    }
+  }
+
+  /** Asks the (new) broker for every call still waiting, in order, and sends a pause it missed. */
+  private afterJoin(): void {
+    if (this.unsentPauseMs > 0) {
+      this.link!.send({ t: 'pause', ms: this.unsentPauseMs });
+      this.unsentPauseMs = 0;
+    }
+    const waiting = [...this.calls.entries()].filter(([, call]) => call.state === 'waiting');
+    for (const [id, call] of [...waiting.filter(([, c]) => c.front).reverse(), ...waiting.filter(([, c]) => !c.front)]) {
+      this.link!.send({ t: 'want', id, front: call.front });
+    }
+    this.changes.fire();
+  }
+
+  private lost(reason: string): void {
+    if (this.disposed) return;
+    this.link = undefined;
+    this.options.logger.warn(`Rate-limit ledger: lost the broker (${reason}); electing another`);
+    void this.elect();
+  }
+
+  /** What this window tells a new broker about its calls (see the invariant, 3). */
+  private report(): { inFlight: number[]; ended: EndedCall[] } {
+    const now = this.options.clock.monotonic();
+    this.pruneEnded(now);
+    return {
+      inFlight: [...this.calls.entries()].filter(([, call]) => call.state !== 'waiting').map(([id]) => id),
+      ended: this.ended.map((call) => ({ id: call.id, agoMs: Math.max(0, now - call.at) })),
+    };
+  }
+
+  // ---- messages from the broker ---------------------------------------------------------------
+
+  private onBrokerMessage(message: BrokerMessage): void {
+    switch (message.t) {
+      case 'grant':
+        if (message.w === this.windowId) this.granted(message.id);
+        return;
+      case 'pause':
+        this.localPausedUntil = this.options.clock.monotonic() + message.forMs;
+        this.changes.fire();
+        return;
+      case 'quota':
+        this.quotaChanges.fire(message.state);
+        return;
+      case 'challenge':
+      case 'welcome':
+        return;
+    }
+  }
+
+  private granted(id: number): void {
+    const call = this.calls.get(id);
+    if (!call || call.state !== 'waiting') {
+      if (!call) this.link?.send({ t: 'done', id, how: 'unsent' });
+      return;
+    }
+    call.state = 'granted';
+    call.detach?.();
+    call.resolve(this.slot(id, call));
+  }
+
+  private slot(id: number, call: LocalCall): Slot {
+    const now = () => this.options.clock.monotonic();
+    let sent = { at: 0, origin: '' };
+    const finish = (how: DoneHow, answer?: AnswerTiming) => {
+      if (this.calls.get(id) !== call) return;
+      this.calls.delete(id);
+      if (how !== 'unsent') {
+        this.ended.push({ id, at: now() });
+        if (this.ended.length > 1000) this.pruneEnded(now());
+      }
+      this.link?.send(answer ? { t: 'done', id, how, answer } : { t: 'done', id, how });
+    };
+    return {
+      markSent: (origin) => {
+        if (call.state !== 'granted') return;
+        call.state = 'sent';
+        sent = { at: now(), origin };
+      },
+      markAnswered: () =>
+        call.state === 'sent' ? finish('answered', { origin: sent.origin, roundTripMs: Math.max(0, now() - sent.at) }) : finish('failed'),
+      markFailed: () => finish('failed'),
+      release: () => finish(call.state === 'sent' ? 'released' : 'unsent'),
+    };
+  }
+
+  private pruneEnded(now: number): void {
+    const horizon = now - this.horizonMs();
+    let drop = 0;
+    while (drop < this.ended.length && this.ended[drop].at <= horizon) drop++;
+    if (drop > 0) this.ended.splice(0, drop);
+  }
+
+  /** How long a logged call can still matter: the longest window, the margin and a takeover's grace. */
+  private horizonMs(): number {
+    return Math.max(0, ...this.options.limits.map((limit) => limit.windowMs)) + Math.max(0, this.options.safetyMarginMs()) + JOIN_GRACE_MS;
+  }
+}

@@ -1,0 +1,171 @@
+import * as assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import { createConnection } from 'node:net';
+import type { Slot } from '../../../src/api/requestScheduler';
+import { joinBroker } from '../../../src/coordination/brokerLink';
+import { JOIN_GRACE_MS } from '../../../src/coordination/ledgerBroker';
+import type { RuntimeDir } from '../../../src/coordination/runtimeDir';
+import type { SharedRateLedger } from '../../../src/coordination/sharedRateLedger';
+import { FAST_LIMITS, openDir, sleep, startWindow, tempBase } from './helpers';
+
+const WINDOW_MS = FAST_LIMITS[0].windowMs;
+
+/** Takes a slot; resolves with it and the moment it was granted. */
+async function take(ledger: SharedRateLedger, signal = new AbortController().signal): Promise<{ slot: Slot; at: number }> {
+  const slot = await ledger.acquire({ signal });
+  return { slot, at: performance.now() };
+}
+
+/** Takes a slot, sends and answers at once; resolves with the moment it was granted. */
+async function call(ledger: SharedRateLedger): Promise<number> {
+  const { slot, at } = await take(ledger);
+  slot.markSent('http://127.0.0.1:1');
+  slot.markAnswered();
+  return at;
+}
+
+/** No WINDOW_MS interval holds more than 5 of `times` (each call answered when granted). */
+function assertWithinLimit(times: number[]): void {
+  const sorted = [...times].sort((a, b) => a - b);
+  for (let i = 0; i + 5 < sorted.length; i++) {
+    assert.ok(sorted[i + 5] - sorted[i] >= WINDOW_MS, `calls ${i} and ${i + 5} only ${(sorted[i + 5] - sorted[i]).toFixed(1)} ms apart`);
+  }
+}
+
+describe('shared rate-limit ledger (windows over a Unix socket, plain Node)', function () {
+  this.timeout(20_000);
+  let cleanup: () => void;
+  let dir: RuntimeDir;
+  const open: SharedRateLedger[] = [];
+  const window = async () => {
+    const ledger = await startWindow(dir);
+    open.push(ledger);
+    return ledger;
+  };
+
+  beforeEach(async () => {
+    const temp = tempBase();
+    cleanup = temp.cleanup;
+    dir = await openDir(temp.base);
+  });
+  afterEach(() => {
+    for (const ledger of open.splice(0)) ledger.dispose();
+    cleanup();
+  });
+
+  it('elects one broker; three windows together keep to 5 per window', async () => {
+    const [a, b, c] = [await window(), await window(), await window()];
+    assert.deepEqual([a.isBroker, b.isBroker, c.isBroker], [true, false, false]);
+    const times = await Promise.all([a, b, c].flatMap((w) => Array.from({ length: 7 }, () => call(w))));
+    assertWithinLimit(times);
+    assert.equal(times.length, 21);
+  });
+
+  it('counts a call in flight in every window until its window says how it ended', async () => {
+    const [a, b] = [await window(), await window()];
+    const held = await Promise.all(Array.from({ length: 5 }, () => take(b)));
+    const next = call(a);
+    await sleep(WINDOW_MS * 2);
+    let granted = false;
+    void next.then(() => (granted = true));
+    await sleep(10);
+    assert.equal(granted, false, 'no slot while five calls of the other window are in flight');
+    for (const { slot } of held) {
+      slot.markSent('http://127.0.0.1:1');
+      slot.markAnswered();
+    }
+    const at = await next;
+    assert.ok(at - performance.now() < WINDOW_MS * 2);
+  });
+
+  it('a 429 pause in one window holds every window', async () => {
+    const [a, b] = [await window(), await window()];
+    await call(a);
+    const paused = performance.now();
+    b.pause(150);
+    await sleep(20);
+    assert.ok(a.pausedUntil !== undefined, 'the broker shows the pause');
+    const at = await call(a);
+    assert.ok(at - paused >= 140, `granted ${(at - paused).toFixed(0)} ms after the pause`);
+  });
+
+  it('drops a window that went away: its calls in flight stop counting one window after', async () => {
+    const [a, b] = [await window(), await window()];
+    await Promise.all(Array.from({ length: 5 }, () => take(b)));
+    const gone = performance.now();
+    b.dispose(); // its connection closes with five calls in flight, never reported
+    const at = await call(a);
+    assert.ok(at - gone >= WINDOW_MS - 5 && at - gone < WINDOW_MS + 500, `granted ${(at - gone).toFixed(0)} ms after the window went away`);
+  });
+
+  it('when the broker goes, another window takes over with what the broker had granted, and nothing is lost', async () => {
+    const [a, b, c] = [await window(), await window(), await window()];
+    await Promise.all(Array.from({ length: 5 }, () => take(a))); // the broker's own calls, in flight forever
+    const waiting = [call(b), call(c), call(b)];
+    await sleep(20);
+    const died = performance.now();
+    a.dispose(); // like kill -9 for the others: no report of its calls
+    const times = await Promise.all(waiting);
+    assert.equal([b, c].filter((w) => w.isBroker).length, 1, 'one new broker');
+    const first = Math.min(...times) - died;
+    assert.ok(first >= JOIN_GRACE_MS + WINDOW_MS - 20, `the dead broker's calls counted until their window passed (${first.toFixed(0)} ms)`);
+    assert.ok(first < 2000, `the others went on within 2 s (${first.toFixed(0)} ms)`);
+    assertWithinLimit([...times, ...(await Promise.all(Array.from({ length: 8 }, (_, i) => call(i % 2 ? b : c))))]);
+  });
+
+  it('after a takeover, the calls another window still has in flight keep their slots until it reports them', async () => {
+    const [a, b, c] = [await window(), await window(), await window()];
+    const held = await Promise.all(Array.from({ length: 5 }, () => take(b)));
+    a.dispose();
+    let granted = false;
+    const next = call(c).then((at) => ((granted = true), at));
+    await sleep(JOIN_GRACE_MS + WINDOW_MS * 3);
+    assert.equal(granted, false, 'five calls of a live window are still in flight: no slot');
+    const ended = performance.now();
+    for (const { slot } of held) {
+      slot.markSent('http://127.0.0.1:1');
+      slot.markAnswered();
+    }
+    const at = await next;
+    assert.ok(at - ended >= WINDOW_MS - 5, `granted ${(at - ended).toFixed(0)} ms after they ended, not before their window passed`);
+  });
+
+  it('a new broker keeps the calls logged before the old one died', async () => {
+    const [a, b] = [await window(), await window()];
+    const before = await Promise.all(Array.from({ length: 5 }, () => call(a)));
+    a.dispose();
+    const after = await call(b);
+    assert.ok(after - before[0] >= WINDOW_MS, `the sixth call came ${(after - before[0]).toFixed(0)} ms after the first`);
+  });
+
+  it('refuses a connection that cannot prove the key, and one that does not speak the protocol', async () => {
+    await window();
+    const endpoint = dir.endpoint('app');
+    const closedAfter = async (lines: string[]) => {
+      const socket = createConnection(endpoint);
+      const replies: string[] = [];
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => replies.push(chunk));
+      await new Promise((resolve) => socket.once('connect', resolve));
+      for (const line of lines) socket.write(`${line}\n`);
+      await new Promise((resolve) => socket.once('close', resolve));
+      return replies.join('');
+    };
+    assert.equal(await closedAfter(['{"t":"want","id":1,"front":false}']), '', 'no grant before the handshake');
+    const reply = await closedAfter([JSON.stringify({ t: 'hello', v: 1, nonce: 'ab'.repeat(16) }), JSON.stringify({ t: 'join', proof: 'cd'.repeat(32), w: 'ef'.repeat(16), inFlight: [], ended: [] })]);
+    assert.match(reply, /"challenge"/);
+    assert.doesNotMatch(reply, /"welcome"/);
+    assert.equal(await closedAfter(['garbage']), '');
+  });
+
+  it('a window does not trust a broker that cannot prove the key', async () => {
+    await window();
+    await fs.writeFile(dir.file('other.key'), 'ab'.repeat(32));
+    const socket = createConnection(dir.endpoint('app'));
+    await new Promise((resolve) => socket.once('connect', resolve));
+    await assert.rejects(
+      joinBroker(socket, Buffer.alloc(32, 7), { w: 'ab'.repeat(16), inFlight: [], ended: [] }, () => undefined, () => undefined),
+      /did not prove the key/,
+    );
+  });
+});
