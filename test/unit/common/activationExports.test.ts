@@ -52,7 +52,12 @@ function activateIn(extensionMode: number): Record<string, unknown> {
     const memento = { get: () => undefined, update: async () => undefined, keys: () => [] };
     const secrets = { get: async () => undefined, store: async () => undefined, delete: async () => undefined, onDidChange: () => ({ dispose() {} }) };
     const context = { extensionMode, subscriptions: [], secrets, globalState: memento, workspaceState: memento, extension: { id: 'tenant-api.tenant-api-workbench' }, extensionUri: {} };
-    return extension.activate(context) ?? {};
+    try {
+      return extension.activate(context) ?? {};
+    } finally {
+      // As the editor does at deactivation: what activate() started (the windows' broker, timers) stops.
+      for (const subscription of context.subscriptions as Array<{ dispose?: () => unknown }>) subscription.dispose?.();
+    }
   } finally {
     moduleWithLoad._load = load;
   }
