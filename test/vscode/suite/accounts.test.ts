@@ -187,6 +187,8 @@ describe('accounts and tenant sign-in', function () {
     // The user clicks "Use this account" under Mario's account in the real view.
     const beforeSwitch = sandbox.requests.length;
     const useRow = `${SIDEBAR} .monaco-list-row[aria-label^="${USE_ACCOUNT}"]`;
+    // The view renders the model a moment after it settles: wait for the row before counting.
+    await driver.waitFor(useRow, { timeoutMs: 15_000 });
     assert.equal(await driver.count(useRow), 1, 'one account is not in use');
     await driver.click(useRow, { timeoutMs: 15_000 });
     roots = await settledAccounts(mario.name);
