@@ -81,7 +81,8 @@ async function measure(
   };
 }
 
-async function main(): Promise<void> {
+/** Resolves with whether our client met its targets (the exit code says so: 0 met, 1 not). */
+async function main(): Promise<boolean> {
   console.log(`Machine: ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   console.log(`Throttling benchmark: ${CALLS} calls, time scale ${SCALE} (a second lasts ${WINDOW_MS} ms), jitter ${JITTER_MS} ms, our margin ${MARGIN_MS} ms`);
   const sandbox = await SandboxProcess.start({ timeScale: SCALE, jitterMs: JITTER_MS, weeklyLimit: 1_000_000_000, accessTokenTtlSeconds: 3600 });
@@ -220,6 +221,7 @@ async function main(): Promise<void> {
   );
   console.log(`Load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   console.log(`Results written to ${RESULTS}`);
+  return pass;
 }
 
 // ---- overhead -----------------------------------------------------------------------------------
@@ -289,7 +291,10 @@ async function measureOverhead() {
 }
 
 main().then(
-  () => process.exit(0),
+  (met) => {
+    if (!met) console.error('The benchmark ran, but our client missed its targets (see "Targets for ours" above): exit code 1.');
+    process.exit(met ? 0 : 1);
+  },
   (error) => {
     console.error(error);
     process.exit(1);

@@ -55,6 +55,8 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   status: number;
   at: number;
+  /** The request body as UTF-8 text, once the sandbox has read it (undefined before, and when it never reads one). */
+  body?: string;
 }
 
 export type Fault =

@@ -145,12 +145,22 @@ describe('ApiClient against the sandbox', function () {
         const r = await clientFor(jittery, { safetyMarginMs: 0.5 });
         const origin = new URL(jittery.baseUrl).origin;
         assert.equal(r.client.scheduler.roundTripFloor(origin), undefined, 'nothing learned yet: answer times');
+        // Learning: the floor is trusted after ROUND_TRIP_SAMPLES round trips in a row that do not beat
+        // it by more than the margin. On a loaded machine a quiet moment can beat it late and start the
+        // count again, so send until it holds instead of assuming a number of calls is enough.
+        let learning = 0;
+        while (r.client.scheduler.roundTripFloor(origin) === undefined && learning < 500) {
+          await Promise.all(Array.from({ length: 10 }, () => r.client.send({ method: 'GET', path: '/api/configurazioni' })));
+          learning += 10;
+        }
+        const floor = r.client.scheduler.roundTripFloor(origin);
+        assert.ok(floor !== undefined && floor >= 3, `the 3 ms latency of the sandbox is taken off answer times (floor ${floor} ms after ${learning} calls)`);
+        // With the floor in force, a burst through the jitter.
+        const before = jittery.requests.length;
         const responses = await Promise.all(Array.from({ length: 200 }, () => r.client.send({ method: 'GET', path: '/api/configurazioni' })));
         assert.ok(responses.every((response) => response.status === 200));
         assert.equal(jittery.requests.filter((request) => request.status === 429).length, 0);
-        assert.equal(jittery.requests.length, 200);
-        const floor = r.client.scheduler.roundTripFloor(origin);
-        assert.ok(floor !== undefined && floor >= 3, `the 3 ms latency of the sandbox is taken off answer times (floor ${floor} ms)`);
+        assert.equal(jittery.requests.length - before, 200);
         r.client.dispose();
       } finally {
         await jittery.close();
@@ -260,7 +270,8 @@ describe('ApiClient against the sandbox', function () {
       await assert.rejects(slow.client.send({ method: 'POST', path, body: {} }), rejectsWith('timeout', (e) => assert.match(e.message, /check whether it took effect/)));
       await new Promise((resolve) => setTimeout(resolve, 700));
       assert.deepEqual(slow.fetched.map((f) => f.method), ['POST']);
-      assert.ok(sentTo('POST').length <= 1);
+      // It reached the server once (recorded on arrival, before the injected delay): sent, never sent again.
+      assert.equal(sentTo('POST').length, 1);
       slow.client.dispose();
     });
 

@@ -385,6 +385,17 @@ describe('sandbox: resource API', () => {
       assert.equal(rec.status, 200);
     });
 
+    it('records the body of a request as it arrived, even one it refuses', async () => {
+      const from = sandbox.requests.length;
+      const body = '{\n  "descrizione": "Nuova",\n  "città": "Città di Castello"\n}\n';
+      const posted = await call(`${sandbox.baseUrl}/api/configurazioni`, { token: mario, key: rossiCore, method: 'POST', body });
+      assert.equal(posted.status, 405);
+      assert.equal(sandbox.requests[from].method, 'POST');
+      assert.equal(sandbox.requests[from].body, body);
+      await call(`${sandbox.baseUrl}/api/configurazioni`, { token: mario, key: rossiCore });
+      assert.equal(sandbox.requests[from + 1].body, '', 'a GET has an empty body');
+    });
+
     it('adds latency and jitter', async () => {
       const slow = await startSandbox({ latencyMs: 60, jitterMs: 20 });
       try {

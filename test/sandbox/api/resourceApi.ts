@@ -80,6 +80,7 @@ export function createResourceHandler(state: ResourceApiState, host: HostLabel) 
     const record = (status: number) => {
       entry.status = status;
     };
+    entries.set(req, entry);
 
     const faults = state.faults.take(path);
     if (faults.some((f) => f.kind === 'reset')) {
@@ -142,7 +143,7 @@ export function createResourceHandler(state: ResourceApiState, host: HostLabel) 
    * gateway answers does (not of the weekly limit: no module served it).
    */
   async function redirectHop(req: IncomingMessage, fault: Extract<Fault, { kind: 'redirect' }>, setOrganization: (id: string) => void): Promise<Reply> {
-    await readBody(req); // drained, so the connection stays usable after a 307/308 with a body
+    recordBody(req, await readBody(req)); // drained, so the connection stays usable after a 307/308 with a body
     const keyHeader = single(req.headers['authorization-key'])?.trim();
     const key = keyHeader ? state.licenceKeys.find((k) => k.key === keyHeader) : undefined;
     if (key) setOrganization(key.organizationId);
@@ -187,6 +188,7 @@ export function createResourceHandler(state: ResourceApiState, host: HostLabel) 
       return refuse(415, 'unsupported_media_type', `Content-Type must be application/json, got ${JSON.stringify(truncate(contentType))}.`);
     }
     const body = await readBody(req);
+    recordBody(req, body);
     if (body === 'too_large') return refuse(413, 'payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
     if (body.length > 0) {
       try {
@@ -319,6 +321,14 @@ function flattenHeaders(req: IncomingMessage): Record<string, string> {
     if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
+}
+
+/** The record of each request in flight, so that whoever reads its body can add it (see RecordedRequest.body). */
+const entries = new WeakMap<IncomingMessage, RecordedRequest>();
+
+function recordBody(req: IncomingMessage, body: Buffer | 'too_large'): void {
+  const entry = entries.get(req);
+  if (entry && body !== 'too_large') entry.body = body.toString('utf8');
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {

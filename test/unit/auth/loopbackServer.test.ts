@@ -1,4 +1,8 @@
 import * as assert from 'node:assert/strict';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import sinon from 'sinon';
 import { LoopbackServer } from '../../../src/auth/loopbackServer';
 import { PendingAttempts } from '../../../src/auth/pendingAttempts';
 import { silentLogger } from '../../../src/common/logger';
@@ -20,6 +24,35 @@ describe('loopback redirect server', () => {
       assert.notEqual(first.redirectUri, second.redirectUri);
     } finally {
       await second.close();
+    }
+  });
+
+  it('binds 127.0.0.1 only: the socket address, and no answer on the machine\'s other addresses', async () => {
+    // The server object is private to LoopbackServer: catch it as it starts listening.
+    const listen = sinon.spy(http.Server.prototype, 'listen');
+    let loopback: LoopbackServer;
+    try {
+      loopback = await start(new PendingAttempts(silentLogger));
+    } finally {
+      listen.restore();
+    }
+    const servers = listen.thisValues.filter((value): value is http.Server => value instanceof http.Server);
+    assert.equal(servers.length, 1, 'one server started');
+    const bound = servers[0].address() as AddressInfo;
+    assert.equal(bound.address, '127.0.0.1', `bound to ${bound.address}`);
+    assert.equal(bound.family, 'IPv4');
+    assert.equal(`http://127.0.0.1:${bound.port}/auth-callback`, loopback.redirectUri);
+    // Where this machine has another address, the port must not answer there.
+    const others = Object.values(os.networkInterfaces())
+      .flat()
+      .filter((entry) => entry && !entry.internal && entry.family === 'IPv4')
+      .map((entry) => entry!.address);
+    for (const address of others) {
+      const reached = await fetch(`http://${address}:${bound.port}/auth-callback`, { signal: AbortSignal.timeout(2000) }).then(
+        () => true,
+        () => false,
+      );
+      assert.equal(reached, false, `the sign-in server answered on ${address}`);
     }
   });
 

@@ -125,7 +125,9 @@ const handlers: Record<string, Handler> = {
     return { path: file };
   },
   async click(body, target) {
-    await locatorOf(body, pageOf(body, target)).click({ timeout: num(body, 'timeoutMs', defaultTimeoutMs) });
+    const button = str(body, 'button', false) || 'left';
+    if (button !== 'left' && button !== 'right') throw new DriverError('button is "left" or "right"');
+    await locatorOf(body, pageOf(body, target)).click({ button, timeout: num(body, 'timeoutMs', defaultTimeoutMs) });
     return {};
   },
   async waitFor(body, target) {

@@ -7,7 +7,7 @@ import * as util from 'node:util';
 import Mocha from 'mocha';
 import * as vscode from 'vscode';
 import { formatSummary, startLine } from '../runner/summary';
-import { driver } from './helpers/driver';
+import { driver, driverVariable } from './helpers/driver';
 
 /** Set by the runner from --grep: only tests whose full title matches run. */
 const grepVariable = 'TENANT_API_TEST_GREP';
@@ -49,6 +49,14 @@ export function run(): Promise<void> {
     }
     console.log(`only tests matching /${grep}/`);
   }
+  // The code-server runner drives a browser-hosted editor, where every test can run: there a missing
+  // driver (which makes `if (!driver.available()) return` tests pass without their UI part) or a
+  // skipped test (this.skip() in a test or a hook) fails the run. test:electron may still skip them.
+  const everyTestMustRun = vscode.env.uiKind === vscode.UIKind.Web;
+  if (everyTestMustRun && !driver.available()) {
+    console.log(formatSummary({ passed: 0, failed: 1, pending: 0 }));
+    return Promise.reject(new Error(`a browser-hosted editor without ${driverVariable}: the code-server runner gives every test the browser driver, so no test may skip its UI part`));
+  }
   const files = fs
     .readdirSync(__dirname)
     .filter((name) => name.endsWith('.test.js'))
@@ -57,14 +65,20 @@ export function run(): Promise<void> {
 
   return new Promise((resolve, reject) => {
     try {
+      const pending: string[] = [];
       const runner = mocha.run(() => {
         const stats = runner.stats ?? { passes: 0, failures: 0, pending: 0 };
-        // The runner reads this line: it fails the run when a test failed or when no test ran.
+        if (everyTestMustRun && pending.length > 0) {
+          console.log(`${pending.length} test(s) pending, which the code-server runner does not allow:\n${pending.map((title) => `  - ${title}`).join('\n')}`);
+        }
+        // The runner reads this line: it fails the run when a test failed, when one is pending, or when no test ran.
         console.log(formatSummary({ passed: stats.passes, failed: stats.failures, pending: stats.pending }));
         if (stats.failures > 0) reject(new Error(`${stats.failures} test(s) failed`));
+        else if (everyTestMustRun && stats.pending > 0) reject(new Error(`${stats.pending} test(s) pending in a browser-hosted editor, where every test must run`));
         else if (stats.passes === 0) reject(new Error(grep ? `no test matches /${grep}/` : 'no test ran'));
         else resolve();
       });
+      runner.on('pending', (test: Mocha.Test) => pending.push(test.fullTitle()));
     } catch (error) {
       // A test file that throws while loading (or a .only with forbidOnly) lands here.
       console.error(error);

@@ -1,8 +1,15 @@
 // Licence key commands inside a real VS Code: scripted arguments stand in for the quick pick and the
 // masked input box; the key lands in the editor's SecretStorage through src/api's LicenceKeyStore.
+// Resuming an organization runs against the sandbox: a weekly 429 stops it, the command sends again.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { extensionExports } from './helpers/workbench';
+import { driver } from './helpers/driver';
+import { extensionExports, resetSettings, setLicenceKeys, signInAs, signOutEveryone, startWorkbenchSandbox } from './helpers/workbench';
+
+interface Summary {
+  status?: number;
+  error?: { kind: string; message: string };
+}
 
 interface StoredKeys {
   get(module: string): Promise<{ key: string; label: string; organization: string } | undefined>;
@@ -44,7 +51,43 @@ describe('licence key commands', function () {
     assert.equal(await (await licenceKeys()).get('efat'), undefined);
   });
 
-  it('resumes an organization named by the caller', async () => {
-    assert.equal(await vscode.commands.executeCommand('tenantApi.resumeOrganization', 'Test S.r.l.'), true);
+  it('resumes an organization named by the caller: stopped by a weekly 429, its calls are sent again', async function () {
+    if (!driver.available()) return this.skip(); // signing in needs the browser robot (code-server runner)
+    this.timeout(120_000);
+    // A weekly limit of 2 for every organization of the sandbox.
+    const sandbox = await startWorkbenchSandbox({ weeklyLimit: 2 });
+    try {
+      await signInAs(sandbox, 'mario.rossi');
+      await setLicenceKeys(sandbox, 'org-rossi');
+      const organization = sandbox.organizations.find((candidate) => candidate.id === 'org-rossi')!.name;
+      const send = (extra: Record<string, unknown> = {}) =>
+        vscode.commands.executeCommand('tenantApi.sendRequest', { method: 'GET', path: '/api/configurazioni', preview: false, ...extra }) as Thenable<Summary>;
+      const sent = () => sandbox.requests.filter((request) => request.path === '/api/configurazioni');
+
+      for (let call = 0; call < 2; call++) assert.equal((await send()).status, 200);
+      // The quota is used up; sent anyway, the sandbox answers a weekly 429 and the organization is stopped.
+      const refused = await send({ sendOverQuota: true });
+      assert.equal(refused.status, 429, JSON.stringify(refused));
+      assert.equal(refused.error?.kind, 'weeklyQuota', JSON.stringify(refused));
+      assert.equal(sent().at(-1)?.status, 429);
+      // A new week at the server: the stop still holds until the user resumes.
+      sandbox.resetLimits();
+      const before = sent().length;
+      const stopped = await send();
+      assert.equal(stopped.error?.kind, 'weeklyQuota', JSON.stringify(stopped));
+      assert.equal(sent().length, before, 'a stopped organization\'s call was sent');
+
+      assert.equal(await vscode.commands.executeCommand('tenantApi.resumeOrganization', organization), true);
+      const resumed = await send();
+      assert.equal(resumed.status, 200, `after resuming: ${JSON.stringify(resumed)}`);
+      assert.equal(sent().length, before + 1, 'the call after resuming reached the server');
+      assert.equal(sent().at(-1)?.status, 200);
+    } finally {
+      await signOutEveryone();
+      await resetSettings();
+      await sandbox.close();
+      for (const key of sandbox.licenceKeys.filter((candidate) => candidate.organizationId === 'org-rossi')) await (await licenceKeys()).clear(key.module);
+      await vscode.commands.executeCommand('notifications.clearAll');
+    }
   });
 });

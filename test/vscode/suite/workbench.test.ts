@@ -1,6 +1,7 @@
 // The workbench inside a real VS Code, against the sandbox: the Tenants view, opening resources,
 // scripted Send Request, the quota status bar, error states with their actions, history and cURL.
 import * as assert from 'node:assert/strict';
+import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { Sandbox } from '../../sandbox';
 import { driver } from './helpers/driver';
@@ -36,6 +37,10 @@ interface Summary {
 }
 
 const QUOTA_ITEM = '[id="tenant-api.tenant-api-workbench.tenantApi.quota"]';
+const SIDEBAR = '[id="workbench.parts.sidebar"]';
+/** Limits of the 10 MB response test: see the figures measured there. */
+const MAX_HOST_LAG_MS = 5000;
+const MAX_WINDOW_ANSWER_MS = 8000;
 
 describe('workbench', function () {
   this.timeout(120_000);
@@ -264,19 +269,43 @@ describe('workbench', function () {
   });
 
   it('shows a listing failure as an item with Retry, and recovers when retried', async () => {
-    const good = sandbox.baseUrl;
-    await configure({ baseUrl: 'http://127.0.0.1:9' });
-    await vscode.commands.executeCommand('tenantApi.refreshTenants');
-    const broken = await loadedTree(api, 2);
-    const error = broken[0].children?.[0];
-    assert.ok(error, JSON.stringify(broken));
-    assert.equal(error.contextValue, 'message-action');
-    assert.equal(error.icon, 'error');
-    assert.equal(error.command, 'tenantApi.refreshTenants');
-    await configure({ baseUrl: good });
-    await vscode.commands.executeCommand(error.command);
-    const fixed = await loadedTree(api, 2);
-    assert.ok(fixed[0].children?.every((child) => child.contextValue.startsWith('tenant')), JSON.stringify(fixed));
+    // The listing fails at the server (every attempt, retries included); nothing on the editor's side
+    // changes afterwards, so only the Retry action can list the tenants again.
+    sandbox.injectFault({ kind: 'status', status: 503, pathPrefix: '/v10/user-tenants', count: 100 });
+    let error: TreeItemSnapshot | undefined;
+    try {
+      await vscode.commands.executeCommand('tenantApi.refreshTenants');
+      const broken = await waitFor(
+        async () => {
+          const roots = await loadedTree(api, 2);
+          return roots[0]?.children?.[0]?.icon === 'error' ? roots : undefined;
+        },
+        { timeoutMs: 30_000, what: 'the error item in the Tenants view' },
+      );
+      error = broken[0].children?.[0];
+      assert.ok(error, JSON.stringify(broken));
+      assert.equal(error.contextValue, 'message-action');
+      assert.equal(error.command, 'tenantApi.refreshTenants');
+    } finally {
+      sandbox.clearFaults();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    assert.equal((await api.treeSnapshot(2))[0]?.children?.[0]?.icon, 'error', 'the error item stays until Retry is clicked');
+    if (driver.available()) {
+      // The user clicks the error item in the Tenants view: its Retry action runs.
+      await vscode.commands.executeCommand('tenantApi.tenants.focus');
+      await driver.click(`${SIDEBAR} .monaco-list-row[aria-label^="${error.label}"]`, { timeoutMs: 15_000 });
+    } else {
+      await vscode.commands.executeCommand(error.command!); // test:electron: no browser to click in
+    }
+    const fixed = await waitFor(
+      async () => {
+        const roots = await loadedTree(api, 2);
+        return roots[0]?.children?.length && roots[0].children.every((child) => child.contextValue.startsWith('tenant')) ? roots : undefined;
+      },
+      { what: 'the tenants listed again after Retry' },
+    );
+    assert.ok(fixed);
   });
 
   it('marks a resource whose licence key is missing, with Set Licence Key as its action', async () => {
@@ -300,8 +329,42 @@ describe('workbench', function () {
       { what: 'the Ditte resource to show the missing key' },
     );
     assert.match(ditte.description ?? '', /licence key/);
-    assert.equal(ditte.command, 'tenantApi.internal.fixResource');
-    await setLicenceKeys(sandbox, 'org-rossi');
+    if (driver.available()) {
+      // The user clicks the marked resource: its action asks for the key (masked input box, label,
+      // organization), stores it, and opens the resource again.
+      const efat = sandbox.licenceKeys.find((key) => key.module === 'efat' && key.organizationId === 'org-rossi')!;
+      const organization = sandbox.organizations.find((candidate) => candidate.id === 'org-rossi')!.name;
+      await vscode.commands.executeCommand('tenantApi.tenants.focus');
+      const milanoRow = `${SIDEBAR} .monaco-list-row[aria-label^="${milano.descrizioneAmbienteDati}"]`;
+      await driver.waitFor(milanoRow, { timeoutMs: 15_000 });
+      if ((await driver.count(`${milanoRow}[aria-expanded="false"]`)) > 0) await driver.click(milanoRow, { timeoutMs: 10_000 });
+      await driver.waitFor(`${milanoRow}[aria-expanded="true"]`, { timeoutMs: 10_000 });
+      // Move the mouse off the row, or its hover would cover the rows below it.
+      await driver.click(`${SIDEBAR} .composite.title`);
+      const before = sandbox.requests.length;
+      await driver.click(`${SIDEBAR} .monaco-list-row:has-text("Ditte"):has-text("licence key")`, { timeoutMs: 15_000 });
+      const step = async (title: string, keys: () => Promise<void>) => {
+        await driver.waitFor(`.quick-input-widget .quick-input-title:has-text("${title}")`, { timeoutMs: 15_000 });
+        await keys();
+        await driver.press('Enter');
+      };
+      await step('Licence key for the module', () => driver.type(efat.key));
+      await step('Label for this key', async () => undefined);
+      await step('Organization of this key', async () => {
+        await driver.press('Control+a');
+        await driver.type(organization);
+      });
+      await waitFor(async () => ((await exports.licenceKeys!.get('efat'))?.key === efat.key) || undefined, { what: 'the key typed to be stored' });
+      const opened = await waitFor(
+        () => sandbox.requests.slice(before).find((request) => request.path === '/efat/api/v1/ditte' && request.status === 200),
+        { what: 'the resource to be opened again with the key' },
+      );
+      assert.equal(opened.headers['authorization-key'], efat.key);
+      assert.equal(opened.headers['user-tenant'], milano.id);
+    } else {
+      assert.equal(ditte.command, 'tenantApi.internal.fixResource'); // test:electron: no browser to click in
+      await setLicenceKeys(sandbox, 'org-rossi');
+    }
     await waitFor(
       async () => {
         const roots = await api.treeSnapshot(3);
@@ -401,7 +464,14 @@ describe('workbench', function () {
     console.log(
       `      ${(summary.sizeBytes! / 1024 / 1024).toFixed(1)} MB response: format ${summary.formatMs?.toFixed(0)} ms, ` +
         `open ${summary.openMs?.toFixed(0)} ms, request+open ${totalMs.toFixed(0)} ms, ` +
-        `worst extension-host lag ${worstHostLagMs.toFixed(0)} ms, worst window answer ${worstWindowMs.toFixed(0)} ms`,
+        `worst extension-host lag ${worstHostLagMs.toFixed(0)} ms, worst window answer ${worstWindowMs.toFixed(0)} ms ` +
+        `(load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores)`,
     );
+    // Measured on a 2-core machine (2026-11-23): quiet, about 0.3 s host lag and 0.5 s window answer;
+    // with a load average of 12-14 (other builds running), up to 2.2 s and 3.8 s. A freeze is longer
+    // than these limits, which leave twice the worst seen for a busy machine.
+    if (driver.available()) assert.ok(worstWindowMs > 0, 'the window was never probed');
+    assert.ok(worstHostLagMs < MAX_HOST_LAG_MS, `the extension host stalled for ${worstHostLagMs.toFixed(0)} ms (limit ${MAX_HOST_LAG_MS} ms)`);
+    assert.ok(worstWindowMs < MAX_WINDOW_ANSWER_MS, `the window took ${worstWindowMs.toFixed(0)} ms to answer (limit ${MAX_WINDOW_ANSWER_MS} ms)`);
   });
 });

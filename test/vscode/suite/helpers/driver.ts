@@ -95,7 +95,8 @@ export const driver = {
   async screenshot(file: string, options: { selector?: string; page?: PageRef; fullPage?: boolean; timeoutMs?: number } = {}): Promise<string> {
     return (await call<{ path: string }>('screenshot', { path: file, ...options }, options.timeoutMs)).path;
   },
-  async click(target: Target, options: { page?: PageRef; timeoutMs?: number } = {}): Promise<void> {
+  /** `button: 'right'` opens a context menu (a tree item's, the editor's). */
+  async click(target: Target, options: { page?: PageRef; timeoutMs?: number; button?: 'left' | 'right' } = {}): Promise<void> {
     await call('click', { ...targetBody(target), ...options }, options.timeoutMs);
   },
   async waitFor(target: Target, options: { page?: PageRef; timeoutMs?: number; state?: 'visible' | 'hidden' | 'attached' | 'detached' } = {}): Promise<void> {

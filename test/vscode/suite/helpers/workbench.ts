@@ -40,6 +40,7 @@ export interface ExtensionExports {
   /** src/api's LicenceKeyStore, so tests can set keys without the masked input box. */
   licenceKeys?: {
     set(module: string, value: { key: string; label: string; organization: string }): Promise<void>;
+    get(module: string): Promise<{ key: string; label: string; organization: string } | undefined>;
     clear(module: string): Promise<void>;
   };
 }
