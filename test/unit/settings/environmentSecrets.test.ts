@@ -9,7 +9,7 @@ import { InMemorySecretStore } from '../../helpers/inMemorySecretStore';
 function session(sub: string, updatedAt: number, accessToken = `at-${sub}-${updatedAt}`): StoredSession {
   return {
     version: 1,
-    account: { id: sub, label: sub },
+    account: { id: sub, label: sub, roles: [] },
     accessToken,
     refreshToken: `rt-${sub}`,
     expiresAt: updatedAt + 3_600_000,
