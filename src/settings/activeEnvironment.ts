@@ -43,7 +43,10 @@ export class EnvironmentState implements Disposable {
   private current: EnvironmentList;
   private activeEnvironment: Environment;
   private readonly changes = new Emitter<EnvironmentChange>();
+  private readonly listChanges = new Emitter<void>();
   readonly onDidChange = this.changes.event;
+  /** After every update from the settings (an environment added, renamed, removed), after onDidChange. */
+  readonly onDidChangeList = this.listChanges.event;
 
   constructor(
     private readonly memento: StateMemento,
@@ -82,10 +85,12 @@ export class EnvironmentState implements Disposable {
     if (next.id !== this.activeEnvironment.id) this.replaceActive(next, true);
     else if (JSON.stringify(next) !== JSON.stringify(this.activeEnvironment)) this.replaceActive(next, false);
     else this.activeEnvironment = next;
+    this.listChanges.fire();
   }
 
   dispose(): void {
     this.changes.dispose();
+    this.listChanges.dispose();
   }
 
   private replaceActive(next: Environment, switched: boolean): void {

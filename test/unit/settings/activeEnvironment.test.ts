@@ -44,10 +44,11 @@ describe('the active environment', () => {
     await state.switchTo('@tests');
     const heard: string[] = [];
     state.onDidChange((change) => heard.push(`${change.active.name}:${change.active.settings.clientId}:${change.switched}`));
+    state.onDidChangeList(() => heard.push(`list of ${state.list().length}`));
     state.update(list([{ name: 'Sandbox', clientId: 'other' }, { name: 'Tests' }]));
     state.update(list([{ name: 'Sandbox' }, { name: 'Tests', clientId: 'tests-app' }]));
     state.update(list([{ name: 'Sandbox' }]));
-    assert.deepEqual(heard, ['Tests:tests-app:false', 'Default:dev-app:true']);
+    assert.deepEqual(heard, ['list of 3', 'Tests:tests-app:false', 'list of 3', 'Default:dev-app:true', 'list of 2']);
   });
 
   it('keeps each environment\'s state apart; the default keeps today\'s keys', async () => {
