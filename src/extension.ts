@@ -1,44 +1,107 @@
 import * as vscode from 'vscode';
-import { createTenantApi } from './api';
+import { createApplicationScheduler, createTenantApi, QuotaTracker } from './api';
 import { registerAuthentication } from './auth/register';
 import { registerAuthCommands } from './commands/authCommands';
+import { registerEnvironmentCommands } from './commands/environmentCommands';
 import { registerWorkbenchCommands } from './commands';
 import { registerLicenceKeyCommands } from './commands/licenceKeyCommands';
+import { protectedCallPrompt } from './commands/protectedCallPrompt';
 import { workbenchTestApi } from './commands/workbenchTestApi';
+import { delegateTo } from './common/delegate';
+import { KeyedPool } from './common/keyedPool';
 import { useTranslator } from './common/l10n';
+import { redactingLogger } from './common/redact';
 import { watchApiSettings } from './settings/apiSettings';
-import { registerViews } from './views';
+import { EnvironmentState } from './settings/activeEnvironment';
+import { EnvironmentScopes } from './settings/environmentContext';
+import { knownModules, migrateLegacySecrets } from './settings/environmentSecrets';
+import { readEnvironmentList, watchEnvironments } from './settings/environmentSettings';
+import { applicationKey, sameApplication, type Environment } from './settings/environments';
+import { registerViews, TENANTS_VIEW_ID } from './views';
+import { ResponseDocuments } from './views/responseDocuments';
+import { SwitchableTreeView } from './views/switchableTreeView';
+import type { TreeNode } from './views/tenantTreeModel';
+import { EnvironmentStatusBar } from './views/environmentStatusBar';
 
 /** The composition root: builds each part and hands it what it needs. No logic lives here. */
-export function activate(context: vscode.ExtensionContext) {
+export async function activate(context: vscode.ExtensionContext) {
   const started = performance.now();
   useTranslator((message, ...args) => vscode.l10n.t(message, ...args));
 
   const log = vscode.window.createOutputChannel('Tenant API', { log: true });
   context.subscriptions.push(log);
+  const logger = redactingLogger(log);
 
-  const auth = registerAuthentication(context, { log });
-  const api = createTenantApi({ secrets: context.secrets, tokens: auth, settings: watchApiSettings(context), logger: auth.logger });
-  context.subscriptions.push(api);
+  // Before any store reads them: the secrets of the layout before environments move into the default one.
+  await migrateLegacySecrets(context.secrets, knownModules(readEnvironmentList().environments)).catch((error: unknown) =>
+    logger.error(`Moving the stored secrets into the default environment failed; the next start tries again: ${String(error)}`),
+  );
 
-  registerAuthCommands(context, auth, log);
-  registerLicenceKeyCommands(context, {
-    licenceKeys: api.licenceKeys,
-    modules: () => api.client.modules(),
-    prefixesOf: (module) => api.client.routeTable().prefixesOf(module),
-    quota: api.client.quota,
-  });
-  const views = registerViews(context, { auth, api: api.client, logger: auth.logger, licenceKeys: api.licenceKeys });
-  const commands = registerWorkbenchCommands(context, {
-    auth,
-    api: api.client,
-    views,
-    readLicenceKey: async (module) => (await api.licenceKeys.get(module))?.key,
-    logger: auth.logger,
-  });
+  const environments = watchEnvironments(context, logger);
+  const globalSettings = watchApiSettings(context);
+  // Outlive a switch: one scheduler per application (authUrl + clientId), one quota tracker per environment.
+  const schedulers = new KeyedPool(() => createApplicationScheduler(globalSettings, logger));
+  const quotas = new KeyedPool(() => new QuotaTracker());
+  context.subscriptions.push(schedulers, quotas);
 
-  // For the in-editor tests and other extensions: read-only views of the state, and activation's cost.
-  return { auth, licenceKeys: api.licenceKeys, workbench: workbenchTestApi(views, commands), activationMs: performance.now() - started };
+  const shared = { tenantsView: new SwitchableTreeView<TreeNode>(TENANTS_VIEW_ID, { showCollapseAll: true }), responses: new ResponseDocuments() };
+  context.subscriptions.push(shared.tenantsView, shared.responses);
+
+  const buildEnvironment = (scoped: vscode.ExtensionContext, environment: () => Environment) => {
+    const settings = () => environment().settings;
+    const auth = registerAuthentication(scoped, { log, environment: settings });
+    const api = createTenantApi({
+      secrets: scoped.secrets,
+      tokens: auth,
+      settings: watchApiSettings(scoped, settings),
+      logger: auth.logger,
+      scheduler: schedulers.get(applicationKey(settings())),
+      quota: quotas.get(environment().id),
+      beforeSend: protectedCallPrompt(environment),
+    });
+    scoped.subscriptions.push(api);
+
+    registerAuthCommands(scoped, auth, log);
+    registerLicenceKeyCommands(scoped, {
+      licenceKeys: api.licenceKeys,
+      modules: () => api.client.modules(),
+      prefixesOf: (module) => api.client.routeTable().prefixesOf(module),
+      quota: api.client.quota,
+    });
+    const views = registerViews(scoped, { auth, api: api.client, logger: auth.logger, licenceKeys: api.licenceKeys, shared });
+    const commands = registerWorkbenchCommands(scoped, {
+      auth,
+      api: api.client,
+      views,
+      readLicenceKey: async (module) => (await api.licenceKeys.get(module))?.key,
+      logger: auth.logger,
+    });
+    return { auth, licenceKeys: api.licenceKeys, client: api.client, workbench: workbenchTestApi(views, commands) };
+  };
+  const scopes = new EnvironmentScopes(context, environments, buildEnvironment, logger, (previous, next) => !sameApplication(previous, next));
+  const statusBar = new EnvironmentStatusBar(environments);
+  context.subscriptions.push(scopes, statusBar);
+  registerEnvironmentCommands(context, environments);
+
+  // For the in-editor tests and other extensions: read-only views of the active environment's state
+  // (they follow a switch), and activation's cost.
+  const active = () => scopes.current();
+  return {
+    auth: delegateTo(() => active().auth),
+    licenceKeys: delegateTo(() => active().licenceKeys),
+    workbench: delegateTo(() => active().workbench),
+    environments: {
+      active: () => {
+        const { id, name } = environments.active();
+        return { id, name, protected: environments.active().protected, schedulers: schedulers.size };
+      },
+      statusBar: () => statusBar.current(),
+      /** What a reloaded window would make active: the same reading of the settings and globalState as activation's. */
+      afterReload: () => new EnvironmentState(context.globalState, readEnvironmentList()).active().name,
+      scheduler: () => active().client.scheduler,
+    },
+    activationMs: performance.now() - started,
+  };
 }
 
 export function deactivate(): void {}

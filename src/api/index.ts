@@ -1,7 +1,10 @@
 import type { Logger } from '../common/logger';
 import type { SecretStore } from '../common/secretStore';
-import { ApiClient, DEFAULT_API_SETTINGS, type ApiSettings } from './apiClient';
+import { ApiClient, DEFAULT_API_SETTINGS, type ApiClientOptions, type ApiSettings } from './apiClient';
+import { systemClock } from '../common/clock';
 import { LicenceKeyStore } from './licenceKeyStore';
+import { APPLICATION_LIMITS } from './limits';
+import { RequestScheduler } from './requestScheduler';
 import type { AccessTokenSource } from './types';
 
 export { ApiClient, DEFAULT_API_SETTINGS, TENANT_LIST_PATH, type ApiSettings } from './apiClient';
@@ -42,12 +45,24 @@ export interface TenantApiDeps {
   /** Called at every call; cheap (e.g. a snapshot refreshed on onDidChangeConfiguration). */
   settings: () => ApiSettings;
   logger?: Logger;
+  /** Shared across environments: the application's scheduler and the environment's quota readings. */
+  scheduler?: ApiClientOptions['scheduler'];
+  quota?: ApiClientOptions['quota'];
+  beforeSend?: ApiClientOptions['beforeSend'];
 }
 
 /** Builds the client and its licence key store: the one place the lead needs for src/api. */
 export function createTenantApi(deps: TenantApiDeps): { client: ApiClient; licenceKeys: LicenceKeyStore; dispose(): void } {
   const licenceKeys = new LicenceKeyStore(deps.secrets);
-  const client = new ApiClient({ settings: deps.settings, tokens: deps.tokens, licenceKeys, logger: deps.logger });
+  const client = new ApiClient({
+    settings: deps.settings,
+    tokens: deps.tokens,
+    licenceKeys,
+    logger: deps.logger,
+    scheduler: deps.scheduler,
+    quota: deps.quota,
+    beforeSend: deps.beforeSend,
+  });
   return {
     client,
     licenceKeys,
@@ -56,4 +71,19 @@ export function createTenantApi(deps: TenantApiDeps): { client: ApiClient; licen
       licenceKeys.dispose();
     },
   };
+}
+
+/**
+ * The scheduler of one application (spec 8: the limits are per application), for clients that share
+ * it: every environment with the same authUrl and clientId. Margin and queue length are global settings.
+ */
+export function createApplicationScheduler(settings: () => ApiSettings, logger?: Logger): RequestScheduler {
+  return new RequestScheduler({
+    clock: systemClock,
+    limits: APPLICATION_LIMITS,
+    safetyMarginMs: () => settings().safetyMarginMs,
+    maxQueueLength: () => settings().maxQueueLength,
+    countTimeEstimate: () => 'fastest-round-trip',
+    logger,
+  });
 }

@@ -9,7 +9,8 @@ import { SessionStore } from './sessionStore';
 import type { StoredSession } from './sessionStore';
 import { TokenClient, type Fetch } from './tokenClient';
 import type { AccountInfo, AuthenticationApi, SignInOptions } from './types';
-import { readAuthConfiguration } from './vscode/authConfiguration';
+import type { EnvironmentSettings } from '../settings/environments';
+import { readAuthConfiguration as readConfiguration } from './vscode/authConfiguration';
 import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, TenantApiAuthenticationProvider } from './vscode/authenticationProvider';
 import { CALLBACK_PATH, SignInController } from './vscode/signInController';
 
@@ -21,6 +22,8 @@ export interface AuthenticationDependencies {
   log: vscode.LogOutputChannel;
   fetch?: Fetch;
   clock?: Clock;
+  /** The environment's settings now (its authUrl, clientId and scopes); default the top-level ones. */
+  environment?: () => EnvironmentSettings;
 }
 
 /** What registerAuthentication returns: the AuthenticationApi plus the pieces tests and commands use. */
@@ -46,6 +49,7 @@ export function registerAuthentication(context: vscode.ExtensionContext, depende
   const logger = redactingLogger(dependencies.log);
   const clock = dependencies.clock ?? systemClock;
   const store = new SessionStore(context.secrets, logger);
+  const readAuthConfiguration = () => readConfiguration(dependencies.environment?.());
   const pending = new PendingAttempts(logger);
 
   let client: { key: string; value: TokenClient } | undefined;
@@ -85,6 +89,7 @@ export function registerAuthentication(context: vscode.ExtensionContext, depende
     tokenClient,
     clock,
     logger,
+    configuration: readAuthConfiguration,
   });
   const provider = new TenantApiAuthenticationProvider(sessions, (options, scopes) => controller.signIn(options, scopes));
 
@@ -104,7 +109,8 @@ export function registerAuthentication(context: vscode.ExtensionContext, depende
     sessions,
   );
   context.subscriptions.push(vscode.workspace.onDidChangeConfiguration((event) => {
-    if (event.affectsConfiguration('tenantApi.authUrl') || event.affectsConfiguration('tenantApi.clientId')) sessions.serverChanged();
+    const server = ['authUrl', 'clientId', 'environments'].some((name) => event.affectsConfiguration(`tenantApi.${name}`));
+    if (server) sessions.serverChanged();
   }));
 
   // The account the user picked for API calls (an id, not a secret) survives a reload.

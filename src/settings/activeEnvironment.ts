@@ -68,6 +68,11 @@ export class EnvironmentState implements Disposable {
     return this.activeEnvironment;
   }
 
+  /** The environment with this id as the settings define it now; undefined once it is removed. */
+  get(id: string): Environment | undefined {
+    return this.current.environments.find((environment) => environment.id === id);
+  }
+
   /** Makes the environment with this id the active one and remembers it; false when there is none. */
   async switchTo(id: string): Promise<boolean> {
     const next = this.current.environments.find((environment) => environment.id === id);

@@ -30,16 +30,20 @@ export function environmentContext(context: vscode.ExtensionContext, environment
     globalState: environmentGlobalState(context.globalState, environment.id),
     secrets: environmentSecrets(context.secrets, environment.id),
   };
-  return new Proxy(context, {
-    get: (target, property, receiver) =>
-      Object.prototype.hasOwnProperty.call(overrides, property) ? overrides[property as keyof vscode.ExtensionContext] : Reflect.get(target, property, receiver),
+  // The editor's context is frozen, and a Proxy may not report another value for a frozen property
+  // of its target: so the target is an empty object and every other read goes to the real context.
+  return new Proxy({} as vscode.ExtensionContext, {
+    get: (_target, property) =>
+      Object.prototype.hasOwnProperty.call(overrides, property) ? overrides[property as keyof vscode.ExtensionContext] : Reflect.get(context, property, context),
   });
 }
 
 /**
  * The parts that belong to the active environment (sign-in, client, views, commands): built for it
  * through an environment context, and built anew, the old ones disposed, whenever another environment
- * becomes active or the active one's settings change. No reload.
+ * becomes active. No reload. A change to the active one's settings needs no rebuild: its parts read
+ * them through `environment()`, which follows the settings of that environment (by id, so a part of
+ * the previous environment still finishing a call never reads the next one's addresses).
  */
 export class EnvironmentScopes<T> implements vscode.Disposable {
   private subscriptions: vscode.Disposable[] = [];
@@ -51,12 +55,15 @@ export class EnvironmentScopes<T> implements vscode.Disposable {
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly environments: EnvironmentState,
-    private readonly build: (scoped: vscode.ExtensionContext, environment: Environment) => T,
+    private readonly build: (scoped: vscode.ExtensionContext, environment: () => Environment) => T,
     private readonly logger: Logger,
+    /** When a change to the active environment's settings needs its parts built anew (say, another application). */
+    private readonly rebuildWhen: (previous: Environment, next: Environment) => boolean = () => false,
   ) {
     this.value = this.buildFor(environments.active());
-    this.listener = environments.onDidChange(({ active, switched }) => {
-      this.logger.info(switched ? `Environment "${active.name}" is now active.` : `The settings of environment "${active.name}" changed.`);
+    this.listener = environments.onDidChange(({ previous, active, switched }) => {
+      if (!switched && !this.rebuildWhen(previous, active)) return;
+      this.logger.info(switched ? `Environment "${active.name}" is now active.` : `Environment "${active.name}" now uses another application.`);
       this.disposeScope();
       this.value = this.buildFor(active);
       this.rebuilt.fire(active);
@@ -75,7 +82,9 @@ export class EnvironmentScopes<T> implements vscode.Disposable {
 
   private buildFor(environment: Environment): T {
     this.subscriptions = [];
-    return this.build(environmentContext(this.context, environment, this.subscriptions), environment);
+    let last = environment;
+    const current = () => (last = this.environments.get(environment.id) ?? last);
+    return this.build(environmentContext(this.context, environment, this.subscriptions), current);
   }
 
   private disposeScope(): void {

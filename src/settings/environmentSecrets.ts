@@ -1,8 +1,9 @@
 import { licenceSecretName } from '../api/licenceKeyStore';
+import { RouteTable, parseRouteSetting } from '../api/routes';
 import { CLIENT_SECRET_KEY, SESSIONS_INDEX_KEY, SESSION_KEY_PREFIX } from '../auth/sessionStore';
 import { namespacedSecretStore } from '../common/namespacedSecretStore';
 import type { SecretStore } from '../common/secretStore';
-import { DEFAULT_ENVIRONMENT_ID } from './environments';
+import { DEFAULT_ENVIRONMENT_ID, type Environment } from './environments';
 
 /*
  * Each environment's secrets live under `tenantApi.env/<environment id>/`:
@@ -91,4 +92,9 @@ export async function migrateLegacySecrets(secrets: SecretStore, modules: readon
   }
   await secrets.delete(SESSIONS_INDEX_KEY);
   return report;
+}
+
+/** Every licence module the migration must look for: those of the built-in routes and of each environment's. */
+export function knownModules(environments: readonly Environment[]): string[] {
+  return [...new Set(environments.flatMap((environment) => new RouteTable(parseRouteSetting(environment.settings.routes)).modules()))];
 }

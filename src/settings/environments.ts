@@ -210,3 +210,8 @@ export function applicationKey(settings: Pick<EnvironmentSettings, 'authUrl' | '
   }
   return `${authUrl}\n${settings.clientId.trim()}`;
 }
+
+/** Whether two environments' calls count against the same application (and share its rate limit). */
+export function sameApplication(a: Environment, b: Environment): boolean {
+  return applicationKey(a.settings) === applicationKey(b.settings);
+}

@@ -6,7 +6,9 @@ import { silentLogger, type Logger } from '../common/logger';
 import { ActiveTenantStore } from './activeTenant';
 import { QuotaStatusBar } from './quotaStatusBar';
 import { ResponseDocuments } from './responseDocuments';
+import { SwitchableTreeView } from './switchableTreeView';
 import { TenantTreeProvider } from './tenantTree';
+import type { TreeNode } from './tenantTreeModel';
 
 export interface ViewsDeps {
   auth: SessionState;
@@ -14,6 +16,8 @@ export interface ViewsDeps {
   logger?: Logger;
   /** src/api's LicenceKeyStore: a key set or cleared (here or in another window) clears the resources' licence problems. */
   licenceKeys?: { onDidChange: Event<{ module: string }> };
+  /** Parts that outlive an environment (created once by the composition root): the view and the response tabs. */
+  shared?: { tenantsView: SwitchableTreeView<TreeNode>; responses: ResponseDocuments };
 }
 
 /** What the workbench commands (and the in-editor tests, through the extension's exports) use. */
@@ -26,6 +30,7 @@ export interface Views {
 }
 
 export const SIGNED_IN_CONTEXT = 'tenantApi.signedIn';
+export const TENANTS_VIEW_ID = 'tenantApi.tenants';
 
 /**
  * The Tenants view, the quota status bar item and the response tabs. Cheap: nothing is listed or
@@ -35,9 +40,11 @@ export function registerViews(context: vscode.ExtensionContext, deps: ViewsDeps)
   const logger = deps.logger ?? silentLogger;
   const activeTenant = new ActiveTenantStore(context.globalState);
   const tree = new TenantTreeProvider(deps.auth, deps.api, activeTenant, logger);
-  const treeView = vscode.window.createTreeView('tenantApi.tenants', { treeDataProvider: tree, showCollapseAll: true });
+  const tenantsView = deps.shared?.tenantsView ?? new SwitchableTreeView<TreeNode>(TENANTS_VIEW_ID, { showCollapseAll: true });
+  const treeView = tenantsView.view;
   const statusBar = new QuotaStatusBar(deps.api.quota, activeTenant);
-  const responses = new ResponseDocuments();
+  const responses = deps.shared?.responses ?? new ResponseDocuments();
+  context.subscriptions.push(tenantsView.attach(tree), ...(deps.shared ? [] : [tenantsView, responses]));
 
   let signedIn = false;
   const showActiveTenant = () => {
@@ -64,9 +71,7 @@ export function registerViews(context: vscode.ExtensionContext, deps: ViewsDeps)
 
   context.subscriptions.push(
     tree,
-    treeView,
     statusBar,
-    responses,
     activeTenant,
     deps.auth.onDidChangeSessions(() => {
       void syncSignedIn();
@@ -78,7 +83,8 @@ export function registerViews(context: vscode.ExtensionContext, deps: ViewsDeps)
     }),
     deps.licenceKeys?.onDidChange(() => tree.clearProblems()) ?? { dispose() {} },
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration('tenantApi.baseUrl') || event.affectsConfiguration('tenantApi.allowedHosts')) tree.refresh();
+      const hosts = ['baseUrl', 'allowedHosts', 'environments'].some((name) => event.affectsConfiguration(`tenantApi.${name}`));
+      if (hosts) tree.refresh();
       else if (event.affectsConfiguration('tenantApi.endpoints')) tree.redraw();
     }),
   );

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { EnvironmentSettings } from '../../settings/environments';
 import type { FlowSetting } from '../flows';
 
 export interface AuthConfiguration {
@@ -13,8 +14,11 @@ export interface AuthConfiguration {
 const DEFAULT_SCOPES = ['openid', 'profile', 'offline_access', 'api'];
 const FLOWS: FlowSetting[] = ['auto', 'uriHandler', 'loopback', 'deviceCode'];
 
-/** The tenantApi.* settings sign-in reads, repaired where a value is unusable. */
-export function readAuthConfiguration(): AuthConfiguration {
+/**
+ * The tenantApi.* settings sign-in reads, repaired where a value is unusable. An environment's
+ * authUrl, clientId and scopes (already overlaid on the top-level ones) replace the top-level values.
+ */
+export function readAuthConfiguration(environment?: Pick<EnvironmentSettings, 'authUrl' | 'clientId' | 'scopes'>): AuthConfiguration {
   const config = vscode.workspace.getConfiguration('tenantApi');
   const scopes = config.get<unknown>('scopes');
   const flow = config.get<string>('signInFlow', 'auto') as FlowSetting;
@@ -22,7 +26,7 @@ export function readAuthConfiguration(): AuthConfiguration {
     const value = config.get<number>(name, fallback);
     return typeof value === 'number' && Number.isFinite(value) && value >= minimum ? value : fallback;
   };
-  return {
+  const own = {
     authUrl: (config.get<string>('authUrl') ?? '').trim().replace(/\/+$/, ''),
     clientId: (config.get<string>('clientId') ?? '').trim() || 'tenant-api-workbench',
     scopes: Array.isArray(scopes) && scopes.every((scope) => typeof scope === 'string') && scopes.length > 0 ? scopes : DEFAULT_SCOPES,
@@ -30,6 +34,7 @@ export function readAuthConfiguration(): AuthConfiguration {
     timeoutSeconds: number('signInTimeoutSeconds', 300, 1),
     refreshSkewSeconds: number('refreshSkewSeconds', 60, 0),
   };
+  return environment ? { ...own, authUrl: environment.authUrl, clientId: environment.clientId, scopes: [...environment.scopes] } : own;
 }
 
 /** A clear error when the authorization server is not configured or not a usable URL. */

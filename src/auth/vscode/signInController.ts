@@ -10,7 +10,7 @@ import { signInKey, SignInQueue } from '../signInQueue';
 import { SignInRunner, signInWithFlows } from '../signInRunner';
 import type { DeviceAuthorization, TokenClient } from '../tokenClient';
 import type { SignInOptions } from '../types';
-import { checkAuthUrl, readAuthConfiguration } from './authConfiguration';
+import { checkAuthUrl, readAuthConfiguration, type AuthConfiguration } from './authConfiguration';
 
 export const CALLBACK_PATH = '/auth-callback';
 
@@ -28,6 +28,8 @@ export interface SignInControllerOptions {
   tokenClient: () => TokenClient;
   clock: Clock;
   logger: Logger;
+  /** The active environment's sign-in settings; default the top-level ones. */
+  configuration?: () => AuthConfiguration;
 }
 
 /** Runs sign-in in the editor: flow choice, progress with cancel, fallbacks, device-code UI. */
@@ -36,6 +38,10 @@ export class SignInController {
   private readonly attempts = new Set<AbortController>();
 
   constructor(private readonly options: SignInControllerOptions) {}
+
+  private configuration(): AuthConfiguration {
+    return (this.options.configuration ?? readAuthConfiguration)();
+  }
 
   /** The redirect URI of the uriHandler flow, as this editor makes it reachable (asExternalUri). */
   async uriHandlerRedirectUri(): Promise<string> {
@@ -74,13 +80,13 @@ export class SignInController {
    * other options replaces it (see SignInQueue).
    */
   signIn(signInOptions: SignInOptions = {}, extraScopes: readonly string[] = []): Promise<StoredSession> {
-    const scopes = [...new Set([...readAuthConfiguration().scopes, ...extraScopes])];
+    const scopes = [...new Set([...this.configuration().scopes, ...extraScopes])];
     return this.queue.request(signInKey(signInOptions, scopes), (replaced) => this.run(signInOptions, scopes, replaced));
   }
 
   private async run(signInOptions: SignInOptions, scopes: readonly string[], replaced: AbortSignal): Promise<StoredSession> {
     replaced.addEventListener('abort', () => this.options.logger.info('Sign-in replaced by a newer sign-in with other options.'), { once: true });
-    const config = readAuthConfiguration();
+    const config = this.configuration();
     const problem = checkAuthUrl(config.authUrl);
     if (problem) throw new Error(problem);
     const tokenClient = this.options.tokenClient();

@@ -1,0 +1,184 @@
+// Environments in a real VS Code against two sandboxes on different ports: the default environment
+// (the top-level settings) on sandbox A, the named environment "Beta" on sandbox B.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { Sandbox } from '../../sandbox';
+import { driver } from './helpers/driver';
+import { configure, extensionExports, loadedTree, resetSettings, signInAs, startWorkbenchSandbox, waitFor, workbenchApi } from './helpers/workbench';
+import { jwtClaims } from './helpers/jwtClaims';
+
+interface EnvironmentsTestApi {
+  active(): { id: string; name: string; protected: boolean; schedulers: number };
+  statusBar(): { visible: boolean; text: string; tooltip: string[]; warning: boolean } | undefined;
+  afterReload(): string;
+  scheduler(): object;
+}
+
+interface Summary {
+  ok: boolean;
+  status?: number;
+  error?: { kind: string; message: string };
+}
+
+async function environmentsApi(): Promise<EnvironmentsTestApi> {
+  const exports = (await extensionExports()) as { environments?: EnvironmentsTestApi };
+  assert.ok(exports.environments, 'activate() must return { environments } for the tests');
+  return exports.environments;
+}
+
+async function signOutHere(): Promise<void> {
+  const { auth } = (await extensionExports()) as { auth?: { getAccounts(): Promise<Array<{ id: string }>>; signOut(id: string): Promise<void> } };
+  for (const account of (await auth?.getAccounts()) ?? []) await auth!.signOut(account.id);
+}
+
+/** The accounts the `tenant-api` provider gives the Accounts menu (its getSessions). */
+async function accountsMenu(): Promise<string[]> {
+  const { auth } = (await extensionExports()) as { auth: { provider: vscode.AuthenticationProvider } };
+  return (await auth.provider.getSessions(undefined, {})).map((session) => session.account.label);
+}
+
+async function switchTo(name: string): Promise<void> {
+  assert.equal(await vscode.commands.executeCommand('tenantApi.switchEnvironment', { name }), name);
+}
+
+/** Tenant names in the Tenants view once the account's tenants are listed. */
+async function tenantLabels(): Promise<string[]> {
+  const roots = await loadedTree(await workbenchApi(), 2);
+  return (roots.find((root) => root.contextValue === 'account')?.children ?? []).map((item) => item.label).sort();
+}
+
+const userTenants = (sandbox: Sandbox, username: string) => {
+  const user = sandbox.users.find((candidate) => candidate.username === username)!;
+  return user.tenantIds.map((id) => sandbox.tenants.find((tenant) => tenant.id === id)!.descrizioneAmbienteDati).sort();
+};
+
+describe('environments', function () {
+  this.timeout(180_000);
+  let alpha: Sandbox;
+  let beta: Sandbox;
+  let environments: EnvironmentsTestApi;
+  const betaEnvironment = (extra: Record<string, unknown> = {}) => ({
+    name: 'Beta',
+    authUrl: beta.authUrl,
+    baseUrl: beta.baseUrl,
+    clientId: beta.clients.public.clientId,
+    allowedHosts: ['127.0.0.1'],
+    ...extra,
+  });
+
+  before(async function () {
+    if (!driver.available()) this.skip();
+    environments = await environmentsApi();
+    beta = await startWorkbenchSandbox();
+    alpha = await startWorkbenchSandbox(); // the top-level settings (the default environment) point at A
+    await configure({ environments: [betaEnvironment(), { name: 'Alpha tests', protected: true }] });
+    await switchTo('Beta');
+    await signOutHere();
+    await switchTo('Default');
+    await signOutHere();
+  });
+
+  after(async () => {
+    await driver.showDialogs(false);
+    for (const name of ['Beta', 'Default']) {
+      await vscode.commands.executeCommand('tenantApi.switchEnvironment', { name }).then(undefined, () => undefined);
+      await signOutHere();
+    }
+    await configure({ environments: undefined });
+    await resetSettings();
+    await alpha?.close();
+    await beta?.close();
+  });
+
+  it('signs in to both, and after a switch the tree and the account are that environment\'s', async () => {
+    assert.equal(environments.active().name, 'Default');
+    assert.equal(environments.statusBar()?.visible, true);
+    assert.match(environments.statusBar()!.text, /Default$/);
+    await signInAs(alpha, 'mario.rossi');
+    assert.deepEqual(await tenantLabels(), userTenants(alpha, 'mario.rossi'));
+
+    await switchTo('Beta');
+    assert.match(environments.statusBar()!.text, /Beta$/);
+    await waitFor(async () => ((await (await workbenchApi()).treeSnapshot(1)).length === 0 ? true : undefined), { what: 'an empty tree in Beta' });
+    await signInAs(beta, 'laura.verdi');
+    assert.deepEqual(await tenantLabels(), userTenants(beta, 'laura.verdi'));
+    assert.deepEqual(await accountsMenu(), [beta.users.find((user) => user.username === 'laura.verdi')!.name]);
+
+    await switchTo('Default');
+    assert.deepEqual(await tenantLabels(), userTenants(alpha, 'mario.rossi'), 'back in Default without signing in again');
+    assert.deepEqual(await accountsMenu(), [alpha.users.find((user) => user.username === 'mario.rossi')!.name]);
+    // Every bearer token each sandbox received was issued by that sandbox.
+    for (const [sandbox, issuer] of [[alpha, alpha.authUrl], [beta, beta.authUrl]] as const) {
+      for (const request of sandbox.requests) {
+        const token = /^Bearer (\S+)$/.exec(request.headers['authorization'] ?? '')?.[1];
+        if (token) assert.equal(String(jwtClaims(token).iss).replace(/\/$/, ''), issuer.replace(/\/$/, ''), `${request.path} on ${sandbox.baseUrl}`);
+      }
+    }
+  });
+
+  it('a licence key set in one environment is never sent in the other', async () => {
+    const { licenceKeys } = (await extensionExports()) as { licenceKeys: { set(m: string, v: object): Promise<void>; clear(m: string): Promise<void> } };
+    const alphaKey = alpha.licenceKeys.find((key) => key.module === 'core' && key.organizationId === 'org-rossi')!;
+    await licenceKeys.set('core', { key: alphaKey.key, label: 'Alpha core', organization: 'Rossi' });
+    const sentToAlpha = (await vscode.commands.executeCommand('tenantApi.sendRequest', { method: 'GET', path: '/api/configurazioni' })) as Summary;
+    assert.equal(sentToAlpha.status, 200, JSON.stringify(sentToAlpha.error));
+    assert.equal(alpha.requests.filter((request) => request.path === '/api/configurazioni').at(-1)?.headers['authorization-key'], alphaKey.key);
+
+    await switchTo('Beta');
+    const betaBefore = beta.requests.length;
+    const inBeta = (await vscode.commands.executeCommand('tenantApi.sendRequest', { method: 'GET', path: '/api/configurazioni' })) as Summary;
+    assert.equal(inBeta.ok, false);
+    assert.equal(inBeta.error?.kind, 'licenceMissing', JSON.stringify(inBeta.error));
+    assert.equal(beta.requests.length, betaBefore, 'Beta got a call without a key of its own');
+    for (const request of beta.requests) assert.notEqual(request.headers['authorization-key'], alphaKey.key);
+    await switchTo('Default');
+  });
+
+  it('a protected environment asks before a POST, names itself, and sends nothing when declined', async () => {
+    await configure({ environments: [betaEnvironment({ protected: true }), { name: 'Alpha tests', protected: true }] });
+    await switchTo('Beta');
+    assert.equal(environments.active().protected, true);
+    assert.equal(environments.statusBar()?.warning, true);
+    const { licenceKeys } = (await extensionExports()) as { licenceKeys: { set(m: string, v: object): Promise<void> } };
+    const betaKey = beta.licenceKeys.find((key) => key.module === 'core' && key.organizationId === 'org-bianchi')!;
+    await licenceKeys.set('core', { key: betaKey.key, label: 'Beta core', organization: 'Bianchi' });
+
+    const read = (await vscode.commands.executeCommand('tenantApi.sendRequest', { method: 'GET', path: '/api/configurazioni' })) as Summary;
+    assert.ok(read.status !== undefined, `a GET is sent without asking: ${JSON.stringify(read.error)}`);
+
+    const before = beta.requests.length;
+    await driver.showDialogs(true);
+    try {
+      const declined = vscode.commands.executeCommand('tenantApi.sendRequest', { method: 'POST', path: '/api/configurazioni', body: { a: 1 } });
+      const question = await driver.clickDialogButton('Cancel', { timeoutMs: 20_000 });
+      assert.match(question, /Send POST to the protected environment "Beta"\?/);
+      const summary = (await declined) as Summary;
+      assert.equal(summary.ok, false);
+      assert.equal(summary.error?.kind, 'cancelled');
+      assert.equal(beta.requests.length, before, 'nothing reached Beta');
+
+      const confirmed = vscode.commands.executeCommand('tenantApi.sendRequest', { method: 'POST', path: '/api/configurazioni', body: { a: 1 } });
+      await driver.clickDialogButton('Send to Beta', { timeoutMs: 20_000 });
+      await confirmed;
+      assert.equal(beta.requests.filter((request) => request.path === '/api/configurazioni').at(-1)?.method, 'POST');
+    } finally {
+      await driver.showDialogs(false);
+    }
+  });
+
+  it('two environments of one application share its rate-limit scheduler; another application has its own', async () => {
+    await switchTo('Default');
+    const alphaScheduler = environments.scheduler();
+    await switchTo('Alpha tests');
+    assert.equal(environments.scheduler(), alphaScheduler, 'same authUrl and clientId: one scheduler');
+    await switchTo('Beta');
+    assert.notEqual(environments.scheduler(), alphaScheduler);
+  });
+
+  it('a window reload keeps the active environment', async () => {
+    await switchTo('Beta');
+    assert.equal(environments.afterReload(), 'Beta');
+    await switchTo('Default');
+    assert.equal(environments.afterReload(), 'Default');
+  });
+});
