@@ -37,6 +37,12 @@ async function accountsMenu(): Promise<string[]> {
   return (await auth.provider.getSessions(undefined, {})).map((session) => session.account.label);
 }
 
+/** The account ids of the sessions kept in the active environment's secret storage. */
+async function storedAccounts(): Promise<string[]> {
+  const { auth } = (await extensionExports()) as { auth: { store: { readIndex(): Promise<string[]> } } };
+  return auth.store.readIndex();
+}
+
 async function switchTo(name: string): Promise<void> {
   assert.equal(await vscode.commands.executeCommand('tenantApi.switchEnvironment', { name }), name);
 }
@@ -103,10 +109,12 @@ describe('environments', function () {
     await signInAs(beta, 'laura.verdi');
     assert.deepEqual(await tenantLabels(), userTenants(beta, 'laura.verdi'));
     assert.deepEqual(await accountsMenu(), [beta.users.find((user) => user.username === 'laura.verdi')!.name]);
+    assert.deepEqual(await storedAccounts(), [beta.users.find((user) => user.username === 'laura.verdi')!.sub], 'Beta\'s secret storage holds only its own session');
 
     await switchTo('Default');
     assert.deepEqual(await tenantLabels(), userTenants(alpha, 'mario.rossi'), 'back in Default without signing in again');
     assert.deepEqual(await accountsMenu(), [alpha.users.find((user) => user.username === 'mario.rossi')!.name]);
+    assert.deepEqual(await storedAccounts(), [alpha.users.find((user) => user.username === 'mario.rossi')!.sub]);
     // Every bearer token each sandbox received was issued by that sandbox.
     for (const [sandbox, issuer] of [[alpha, alpha.authUrl], [beta, beta.authUrl]] as const) {
       for (const request of sandbox.requests) {
