@@ -132,7 +132,14 @@ describe('environments', function () {
     assert.equal(sentToAlpha.status, 200, JSON.stringify(sentToAlpha.error));
     assert.equal(alpha.requests.filter((request) => request.path === '/api/configurazioni').at(-1)?.headers['authorization-key'], alphaKey.key);
 
+    const workbench = await workbenchApi();
+    assert.ok(workbench.history().some((entry) => String(entry.url).startsWith(alpha.baseUrl)), 'the call is in Default\'s history');
+    assert.ok(workbench.statusBar().organization, 'Default\'s quota item shows the reading of its call');
+
     await switchTo('Beta');
+    assert.ok(!workbench.history().some((entry) => String(entry.url).startsWith(alpha.baseUrl)), 'Beta\'s history has none of Default\'s calls');
+    const betaQuota = await waitFor(() => (workbench.statusBar().visible ? workbench.statusBar() : undefined), { what: 'Beta\'s quota item' });
+    assert.equal(betaQuota.organization, undefined, 'Beta has seen no reading yet');
     const betaBefore = beta.requests.length;
     const inBeta = (await vscode.commands.executeCommand('tenantApi.sendRequest', { method: 'GET', path: '/api/configurazioni' })) as Summary;
     assert.equal(inBeta.ok, false);
@@ -140,6 +147,8 @@ describe('environments', function () {
     assert.equal(beta.requests.length, betaBefore, 'Beta got a call without a key of its own');
     for (const request of beta.requests) assert.notEqual(request.headers['authorization-key'], alphaKey.key);
     await switchTo('Default');
+    assert.ok(workbench.history().some((entry) => String(entry.url).startsWith(alpha.baseUrl)), 'back in Default, its history is there');
+    await waitFor(() => workbench.statusBar().organization, { what: 'Default\'s quota reading, back in Default' });
   });
 
   it('a protected environment asks before a POST, names itself, and sends nothing when declined', async () => {
