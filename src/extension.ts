@@ -1,12 +1,15 @@
 import * as vscode from 'vscode';
 import { createApplicationScheduler, createTenantApi, QuotaTracker } from './api';
-import { registerAuthentication } from './auth/register';
+import type { RequestScheduler } from './api/requestScheduler';
+import { recordingOrganizations, TenantDirectory } from './api/tenantDirectory';
+import { registerAuthentication } from './auth/vscode/register';
 import { registerAuthCommands } from './commands/authCommands';
 import { registerEnvironmentCommands } from './commands/environmentCommands';
 import { registerWorkbenchCommands } from './commands';
 import { registerLicenceKeyCommands } from './commands/licenceKeyCommands';
 import { protectedCallPrompt } from './commands/protectedCallPrompt';
 import { workbenchTestApi } from './commands/workbenchTestApi';
+import { activationExports } from './common/activationExports';
 import { delegateTo } from './common/delegate';
 import { KeyedPool } from './common/keyedPool';
 import { useTranslator } from './common/l10n';
@@ -17,7 +20,7 @@ import { EnvironmentScopes } from './settings/environmentContext';
 import { knownModules, migrateLegacySecrets } from './settings/environmentSecrets';
 import { readEnvironmentList, watchEnvironments } from './settings/environmentSettings';
 import { applicationKey, sameApplication, type Environment } from './settings/environments';
-import { registerViews, TENANTS_VIEW_ID } from './views';
+import { registerViews, TENANTS_VIEW_ID, type ViewsDeps } from './views';
 import { ResponseDocuments } from './views/responseDocuments';
 import { SwitchableTreeView } from './views/switchableTreeView';
 import type { TreeNode } from './views/tenantTreeModel';
@@ -39,61 +42,32 @@ export async function activate(context: vscode.ExtensionContext) {
 
   const environments = watchEnvironments(context, logger);
   const globalSettings = watchApiSettings(context);
-  // Outlive a switch: one scheduler per application (authUrl + clientId), one quota tracker per environment.
   const schedulers = new KeyedPool(() => createApplicationScheduler(globalSettings, logger));
   const quotas = new KeyedPool(() => new QuotaTracker());
   context.subscriptions.push(schedulers, quotas);
 
-  const shared = { tenantsView: new SwitchableTreeView<TreeNode>(TENANTS_VIEW_ID, { showCollapseAll: true }), responses: new ResponseDocuments() };
-  context.subscriptions.push(shared.tenantsView, shared.responses);
+  const views = { tenantsView: new SwitchableTreeView<TreeNode>(TENANTS_VIEW_ID, { showCollapseAll: true }), responses: new ResponseDocuments() };
+  context.subscriptions.push(views.tenantsView, views.responses);
+  const shared: SharedParts = { log, schedulers, quotas, views };
 
-  const buildEnvironment = (scoped: vscode.ExtensionContext, environment: () => Environment) => {
-    const settings = () => environment().settings;
-    const auth = registerAuthentication(scoped, { log, environment: settings });
-    const api = createTenantApi({
-      secrets: scoped.secrets,
-      tokens: auth,
-      settings: watchApiSettings(scoped, settings),
-      logger: auth.logger,
-      scheduler: schedulers.get(applicationKey(settings())),
-      quota: quotas.get(environment().id),
-      beforeSend: protectedCallPrompt(environment),
-    });
-    scoped.subscriptions.push(api);
-
-    registerAuthCommands(scoped, auth, log);
-    registerLicenceKeyCommands(scoped, {
-      licenceKeys: api.licenceKeys,
-      modules: () => api.client.modules(),
-      prefixesOf: (module) => api.client.routeTable().prefixesOf(module),
-      quota: api.client.quota,
-    });
-    const views = registerViews(scoped, { auth, api: api.client, logger: auth.logger, licenceKeys: api.licenceKeys, shared });
-    const commands = registerWorkbenchCommands(scoped, {
-      auth,
-      api: api.client,
-      views,
-      readLicenceKey: async (module) => (await api.licenceKeys.get(module))?.key,
-      logger: auth.logger,
-    });
-    return { auth, licenceKeys: api.licenceKeys, client: api.client, workbench: workbenchTestApi(views, commands) };
-  };
-  const scopes = new EnvironmentScopes(context, environments, buildEnvironment, logger, (previous, next) => !sameApplication(previous, next));
+  const build = (scoped: vscode.ExtensionContext, environment: () => Environment) => buildEnvironment(scoped, environment, shared);
+  const scopes = new EnvironmentScopes(context, environments, build, logger, (previous, next) => !sameApplication(previous, next));
   const statusBar = new EnvironmentStatusBar(environments);
   context.subscriptions.push(scopes, statusBar);
   registerEnvironmentCommands(context, environments);
 
-  // For the in-editor tests and other extensions: read-only views of the active environment's state
-  // (they follow a switch), and activation's cost.
+  // For the in-editor tests only (development and test runs): nothing secret is exported in production.
+  // They follow a switch of environment (a test may keep the object).
+  const testHooksAllowed = context.extensionMode !== vscode.ExtensionMode.Production;
   const active = () => scopes.current();
-  return {
+  return activationExports(testHooksAllowed, () => ({
     auth: delegateTo(() => active().auth),
     licenceKeys: delegateTo(() => active().licenceKeys),
     workbench: delegateTo(() => active().workbench),
     environments: {
       active: () => {
-        const { id, name } = environments.active();
-        return { id, name, protected: environments.active().protected, schedulers: schedulers.size };
+        const { id, name, protected: isProtected } = environments.active();
+        return { id, name, protected: isProtected };
       },
       statusBar: () => statusBar.current(),
       /** What a reloaded window would make active: the same reading of the settings and globalState as activation's. */
@@ -101,7 +75,53 @@ export async function activate(context: vscode.ExtensionContext) {
       scheduler: () => active().client.scheduler,
     },
     activationMs: performance.now() - started,
-  };
+  }));
+}
+
+interface SharedParts {
+  log: vscode.LogOutputChannel;
+  /** One scheduler per application (authUrl + clientId), one quota tracker per environment: they outlive a switch. */
+  schedulers: KeyedPool<RequestScheduler>;
+  quotas: KeyedPool<QuotaTracker>;
+  views: NonNullable<ViewsDeps['shared']>;
+}
+
+/** The active environment's parts (sign-in, client, tenants, commands, views), in its own extension context. */
+function buildEnvironment(scoped: vscode.ExtensionContext, environment: () => Environment, { log, schedulers, quotas, views: shared }: SharedParts) {
+  const settings = () => environment().settings;
+  const auth = registerAuthentication(scoped, { log, environment: settings });
+  const api = createTenantApi({
+    secrets: scoped.secrets,
+    tokens: auth,
+    settings: watchApiSettings(scoped, settings),
+    logger: auth.logger,
+    scheduler: schedulers.get(applicationKey(settings())),
+    quota: quotas.get(environment().id),
+    beforeSend: protectedCallPrompt(environment),
+  });
+  const tenants = new TenantDirectory({ listTenants: () => api.client.listTenants(), sessions: auth, logger: auth.logger });
+  // What the views and commands call through: every answer for a tenant tells the directory its organization.
+  const client = recordingOrganizations(api.client, tenants);
+  scoped.subscriptions.push(api, tenants);
+
+  registerAuthCommands(scoped, auth, log);
+  registerLicenceKeyCommands(scoped, {
+    licenceKeys: api.licenceKeys,
+    modules: () => api.client.modules(),
+    prefixesOf: (module) => api.client.routeTable().prefixesOf(module),
+    quota: api.client.quota,
+  });
+  const views = registerViews(scoped, { auth, api: client, tenants, logger: auth.logger, licenceKeys: api.licenceKeys, shared });
+  const commands = registerWorkbenchCommands(scoped, {
+    auth,
+    api: client,
+    tenants,
+    views,
+    readLicenceKey: async (module) => (await api.licenceKeys.get(module))?.key,
+    baseUrl: () => settings().baseUrl,
+    logger: auth.logger,
+  });
+  return { auth, licenceKeys: api.licenceKeys, client: api.client, workbench: workbenchTestApi(views, commands) };
 }
 
 export function deactivate(): void {}

@@ -1,36 +1,25 @@
 import * as l10n from '../common/l10n';
+import { redact } from '../common/redact';
 import type { ApiErrorDetails, ApiErrorKind, RateLimitUnit } from './types';
 
 /**
  * The one error every API call ends with when it does not return a response.
  * `message` is for people (localized, never a secret); `details` is for developers and logs.
+ * A server may echo a token or key in its message: the message and the server's words in `details`
+ * are redacted here, the one place every error passes, before any notification or log sees them.
+ * (`details.response` stays as received: the response tab shows its body, and redacts its header block.)
  */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
+  readonly details: ApiErrorDetails;
 
   constructor(
     readonly kind: ApiErrorKind,
     message: string,
-    readonly details: ApiErrorDetails = {},
+    details: ApiErrorDetails = {},
   ) {
-    super(message);
-  }
-
-  /** The command the UI can offer for this error, if any. */
-  get suggestedCommand(): string | undefined {
-    switch (this.kind) {
-      case 'auth':
-        return 'tenantApi.signIn';
-      case 'licenceMissing':
-      case 'licenceWrongModule':
-      case 'licenceUnknown':
-        return 'tenantApi.setLicenceKey';
-      case 'weeklyQuota':
-      case 'quotaReached':
-        return 'tenantApi.resumeOrganization';
-      default:
-        return undefined;
-    }
+    super(redact(message));
+    this.details = redactDetails(details);
   }
 
   /** One line for the log: kind, status, method and URL (URLs we build carry no secrets). */
@@ -43,6 +32,15 @@ export class ApiError extends Error {
     if (d.attempts !== undefined) parts.push(`attempts ${d.attempts}`);
     return parts.join(' ');
   }
+}
+
+function redactDetails(details: ApiErrorDetails): ApiErrorDetails {
+  const result = { ...details };
+  for (const field of ['serverMessage', 'serverError', 'bodyText', 'host', 'module'] as const) {
+    const value = result[field];
+    if (typeof value === 'string') result[field] = redact(value);
+  }
+  return result;
 }
 
 export function isApiError(value: unknown): value is ApiError {

@@ -1,36 +1,27 @@
+import { getDomain } from 'tldts';
 import * as l10n from '../common/l10n';
+import { isLoopbackHost } from '../common/loopbackHost';
 
 /** Outcome of checking whether an address may receive the bearer token and licence keys. */
 export type HostVerdict = { ok: true; url: URL } | { ok: false; reason: string };
 
-/** 127.0.0.0/8, ::1 and localhost: the only hosts plain http is allowed for. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  if (host === 'localhost' || host === '::1' || host === '0:0:0:0:0:0:0:1') return true;
-  const octets = host.split('.');
-  return octets.length === 4 && octets[0] === '127' && octets.every((o) => /^\d{1,3}$/.test(o) && Number(o) <= 255);
-}
+export { isLoopbackHost };
 
 function isIpAddress(host: string): boolean {
   return /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.startsWith('[') || host.includes(':');
 }
 
-/** Second-level labels under a country code that are public suffixes themselves (co.uk, com.au, ...). */
-const SHORT_SECOND_LEVEL = new Set(['co', 'com', 'net', 'org', 'gov', 'edu', 'ac', 'or', 'ne', 'go']);
-
 /**
- * The registrable domain of a host without a public suffix list: the last two labels, or three when
- * the last two look like a country's public suffix (example.co.uk). IP addresses and single labels
- * stay as they are. Good enough for a default that an explicit tenantApi.allowedHosts overrides.
+ * The registrable domain of a host ("eTLD+1") from the Public Suffix List, private section included
+ * (tldts bundles the list, so no network is needed): acme.azurewebsites.net and user.github.io are
+ * registrable domains of their own, so the default trust of one never reaches its neighbours.
+ * Undefined for IP addresses, single labels and hosts that are a public suffix themselves: then only
+ * the host itself is trusted.
  */
-export function registrableDomain(hostname: string): string {
+export function registrableDomain(hostname: string): string | undefined {
   const host = hostname.toLowerCase().replace(/\.$/, '');
-  if (isIpAddress(host)) return host;
-  const labels = host.split('.');
-  if (labels.length <= 2) return host;
-  const [second, top] = labels.slice(-2);
-  const keep = top.length === 2 && SHORT_SECOND_LEVEL.has(second) ? 3 : 2;
-  return labels.slice(-keep).join('.');
+  if (isIpAddress(host)) return undefined;
+  return getDomain(host, { allowPrivateDomains: true, extractHostname: false }) ?? undefined;
 }
 
 /** "example.com", "*.example.com", ".example.com" or "https://example.com:8443/x" -> "example.com". */
@@ -88,7 +79,8 @@ export function validateBaseUrl(baseUrl: string): HostVerdict {
 /**
  * May `address` receive the bearer token and licence keys? Only when it has the right shape and its
  * host is the base URL's host or allowed by tenantApi.allowedHosts (an entry also allows its
- * subdomains; when the setting is empty, the base URL's registrable domain and its subdomains).
+ * subdomains; when the setting is empty, the base URL's registrable domain by the Public Suffix List
+ * and its subdomains).
  */
 export function validateCredentialHost(address: string, policy: HostPolicy): HostVerdict {
   const shape = checkAddressShape(address);
@@ -99,8 +91,11 @@ export function validateCredentialHost(address: string, policy: HostPolicy): Hos
   const baseHost = base.url.hostname.toLowerCase();
   if (host === baseHost) return shape;
   const entries = policy.allowedHosts.map(normalizeAllowedHost).filter((e): e is string => e !== undefined);
-  const allowed = entries.length > 0 ? entries : [registrableDomain(baseHost)];
-  if (allowed.some((entry) => hostMatches(host, entry))) return shape;
+  const defaultDomain = registrableDomain(baseHost);
+  const allowed = entries.length > 0 ? entries : defaultDomain ? [defaultDomain] : [baseHost];
+  // Without a registrable domain (an IP, a public suffix) the default is the base host alone, no subdomains.
+  const matches = entries.length > 0 || defaultDomain ? hostMatches : (h: string, a: string) => h === a;
+  if (allowed.some((entry) => matches(host, entry))) return shape;
   return {
     ok: false,
     reason: l10n.t('The host {0} is not among the allowed hosts ({1}).', host, allowed.join(', ')),

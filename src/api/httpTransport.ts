@@ -62,29 +62,91 @@ export class HttpTransport {
     });
   }
 
+  /**
+   * Settles within `timeoutMs`, or at once when `signal` aborts, whatever the server does (no headers,
+   * a stalled body, a body that trickles): the wait for the headers and the read of the body are raced
+   * against our own timer and abort listener, which reject and cancel the reader. The abort does not
+   * only travel through the Request's signal, which undici follows through a weak reference (ky's
+   * AbortSignal.any included): after a garbage collection it may never arrive (nodejs/undici 4068, 3644).
+   */
   async exchange(url: URL, options: ExchangeOptions): Promise<Exchange> {
     await this.ready();
-    const timeout = new AbortController();
-    const signals = options.signal ? [options.signal, timeout.signal] : [timeout.signal];
-    const timer = this.clock.setTimeout(() => timeout.abort(), Math.max(1, options.timeoutMs));
+    if (options.signal?.aborted) throw new TransportError('cancelled', 'cancelled');
+    const stop = new ExchangeStop();
+    const timer = this.clock.setTimeout(() => stop.end('timeout'), Math.max(1, options.timeoutMs));
+    const onAbort = () => stop.end('cancelled');
+    options.signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const response = await this.ky!(url, {
-        method: options.method,
-        headers: options.headers,
-        body: options.body,
-        signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals),
-      });
+      const response = await stop.race(
+        this.ky!(url, { method: options.method, headers: options.headers, body: options.body, signal: stop.controller.signal }),
+      );
       options.onHeaders?.();
-      const body = new Uint8Array(await response.arrayBuffer());
+      const body = await stop.race(readBody(response, stop));
       return { response, body };
     } catch (error) {
-      if (options.signal?.aborted) throw new TransportError('cancelled', 'cancelled', error);
-      if (timeout.signal.aborted) throw new TransportError('timeout', 'timed out', error);
+      if (error instanceof TransportError) throw error;
+      if (stop.reason) throw stop.error(error);
       throw new TransportError('network', describeNetworkError(error), error);
     } finally {
       this.clock.clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
     }
   }
+}
+
+/** The end of one exchange by our side (time limit or cancel): rejects every race and cancels the body. */
+class ExchangeStop {
+  readonly controller = new AbortController();
+  reason: 'timeout' | 'cancelled' | undefined;
+  reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  private readonly ended: Promise<never>;
+  private reject!: (error: TransportError) => void;
+
+  constructor() {
+    this.ended = new Promise<never>((_resolve, reject) => (this.reject = reject));
+    this.ended.catch(() => undefined);
+  }
+
+  end(reason: 'timeout' | 'cancelled'): void {
+    if (this.reason) return;
+    this.reason = reason;
+    this.reject(this.error());
+    this.controller.abort();
+    this.reader?.cancel().catch(() => undefined);
+  }
+
+  error(cause?: unknown): TransportError {
+    return this.reason === 'timeout' ? new TransportError('timeout', 'timed out', cause) : new TransportError('cancelled', 'cancelled', cause);
+  }
+
+  race<T>(promise: Promise<T>): Promise<T> {
+    promise.catch(() => undefined);
+    return Promise.race([promise, this.ended]);
+  }
+}
+
+/** The whole body, read chunk by chunk through a reader the stop can cancel. */
+async function readBody(response: Response, stop: ExchangeStop): Promise<Uint8Array> {
+  if (!response.body) return new Uint8Array(0);
+  const reader = response.body.getReader();
+  stop.reader = reader;
+  if (stop.reason) await reader.cancel().catch(() => undefined);
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    length += value.byteLength;
+  }
+  if (chunks.length === 1) return chunks[0];
+  const body = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
 }
 
 /** "connection reset (ECONNRESET)" rather than fetch's bare "fetch failed". */

@@ -1,6 +1,7 @@
 import { Emitter } from '../common/event';
 import type { Disposable } from '../common/event';
 import * as l10n from '../common/l10n';
+import { registerSecret } from '../common/redact';
 import type { SecretStore } from '../common/secretStore';
 import type { LicenceKeyInfo } from './types';
 
@@ -37,7 +38,9 @@ export function checkLabel(value: string, what: 'label' | 'organization'): strin
 
 /**
  * One Authorization-Key per licence module, in the editor's secret storage. Keys are cached in
- * memory and the cache follows changes made by other windows (SecretStorage.onDidChange).
+ * memory and the cache follows changes made by other windows (SecretStorage.onDidChange). Every key
+ * read or set is registered with the redactor (src/common/redact.ts), and stays registered after it is
+ * cleared: a server may still echo an old key.
  */
 export class LicenceKeyStore implements Disposable {
   private readonly cache = new Map<string, StoredLicenceKey | undefined>();
@@ -59,6 +62,7 @@ export class LicenceKeyStore implements Disposable {
     if (this.cache.has(module)) return this.cache.get(module);
     const raw = await this.secrets.get(licenceSecretName(module));
     const value = raw === undefined ? undefined : parseStored(module, raw);
+    registerSecret(value?.key);
     this.cache.set(module, value);
     return value;
   }
@@ -66,6 +70,8 @@ export class LicenceKeyStore implements Disposable {
   async set(module: string, value: { key: string; label: string; organization: string }): Promise<void> {
     const problem = checkLicenceKey(value.key) ?? checkLabel(value.label, 'label') ?? checkLabel(value.organization, 'organization');
     if (problem) throw new Error(problem);
+    // Registered before it is stored: a server that echoes it never gets it into a log or an error.
+    registerSecret(value.key.trim());
     const stored: StoredLicenceKey = {
       module,
       key: value.key.trim(),

@@ -31,7 +31,7 @@ export class QuotaTracker implements QuotaView {
   refusal(organization: string): { reason: 'stopped' | 'reached'; reading?: QuotaReading } | undefined {
     const reading = this.latest.get(organization);
     if (this.stopped.has(organization)) return { reason: 'stopped', reading };
-    if (reading && !this.resumed.has(organization) && reading.used >= reading.limit) return { reason: 'reached', reading };
+    if (reading && !this.resumed.has(organization) && reading.limit > 0 && reading.used >= reading.limit) return { reason: 'reached', reading };
     return undefined;
   }
 

@@ -11,7 +11,8 @@ const USAGE = /^api-usage\s*=\s*(\d{1,15})\s*\/\s*(\d{1,15})$/i;
 
 /**
  * Parses `Service-Limit-Info: api-usage=<used>/<limit>` (spec 8). Tolerates spaces, letter case and
- * other `;`/`,`-separated parameters; returns undefined (and logs) for anything else. Never throws.
+ * other `;`/`,`-separated parameters; returns undefined (and logs) for anything else, a limit of 0
+ * included. Never throws.
  */
 export function parseServiceLimitInfo(value: string | null | undefined, logger?: Logger): ApiUsage | undefined {
   if (value === null || value === undefined) return undefined;
@@ -21,7 +22,8 @@ export function parseServiceLimitInfo(value: string | null | undefined, logger?:
       if (match) {
         const used = Number(match[1]);
         const limit = Number(match[2]);
-        if (Number.isSafeInteger(used) && Number.isSafeInteger(limit)) return { used, limit };
+        // A limit of 0 is not a limit ("5/0" is garbage): unknown, never "quota reached".
+        if (Number.isSafeInteger(used) && Number.isSafeInteger(limit) && limit > 0) return { used, limit };
       }
     }
   } catch {

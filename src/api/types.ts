@@ -120,6 +120,8 @@ export interface ApiErrorDetails {
   attempts?: number;
   usage?: QuotaReading;
   host?: string;
+  /** Where a redirect that was not followed would have taken the call. */
+  location?: string;
   /** The response, for HTTP errors (the UI can still show it). */
   response?: ApiResponse;
   cause?: unknown;

@@ -2,6 +2,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as l10n from '../common/l10n';
 import type { Logger } from '../common/logger';
+import { parseCallbackQuery } from './callbackParameters';
 
 export const LOOPBACK_CALLBACK_PATH = '/auth-callback';
 
@@ -41,8 +42,9 @@ export class LoopbackServer {
           response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found');
           return;
         }
-        const matched = options.onCallback(url.searchParams);
-        const error = url.searchParams.get('error');
+        const parameters = parseCallbackQuery(url.search, 'encoded');
+        const matched = options.onCallback(parameters);
+        const error = parameters.get('error');
         const headers = { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'close' };
         if (!matched) {
           response.writeHead(400, headers).end(page(l10n.t('Sign-in link not recognised'),
@@ -51,7 +53,7 @@ export class LoopbackServer {
         }
         if (error) {
           response.writeHead(200, headers).end(page(l10n.t('Sign-in failed'),
-            url.searchParams.get('error_description') ?? error));
+            parameters.get('error_description') ?? error));
         } else {
           response.writeHead(200, headers).end(page(l10n.t('Signed in to Tenant API'),
             l10n.t('You can close this tab and return to the editor.')));

@@ -1,14 +1,24 @@
 import * as l10n from '../common/l10n';
+import { redact } from '../common/redact';
 
-/** An OAuth error response (RFC 6749 5.2 / 4.1.2.1): `error` and the server's `error_description`. */
+/**
+ * An OAuth error response (RFC 6749 5.2 / 4.1.2.1): `error` and the server's `error_description`.
+ * Both come from the server, which may echo a code or token: they are redacted before use.
+ */
 export class OAuthError extends Error {
   override readonly name = 'OAuthError';
+  readonly error: string;
+  readonly description: string | undefined;
   constructor(
-    readonly error: string,
-    readonly description: string | undefined,
+    error: string,
+    description: string | undefined,
     readonly status?: number,
   ) {
-    super(description ? l10n.t('Sign-in failed: {0} ({1})', description, error) : l10n.t('Sign-in failed: {0}', error));
+    const safeError = redact(error);
+    const safeDescription = description === undefined ? undefined : redact(description);
+    super(safeDescription ? l10n.t('Sign-in failed: {0} ({1})', safeDescription, safeError) : l10n.t('Sign-in failed: {0}', safeError));
+    this.error = safeError;
+    this.description = safeDescription;
   }
 }
 
@@ -18,6 +28,11 @@ export class AuthNetworkError extends Error {
   constructor(message: string, override readonly cause?: unknown) {
     super(message);
   }
+}
+
+/** The discovery document failed a safety check (wrong issuer, unsafe endpoint): nothing is sent to it. */
+export class DiscoveryRejectedError extends Error {
+  override readonly name = 'DiscoveryRejectedError';
 }
 
 /** The attempt was cancelled by the user. */

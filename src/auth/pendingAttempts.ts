@@ -1,5 +1,6 @@
 import * as l10n from '../common/l10n';
 import type { Logger } from '../common/logger';
+import { registerSecret } from '../common/redact';
 import { OAuthError } from './oauthErrors';
 
 /** What a redirect brings back: the query (or form) parameters of the callback. */
@@ -62,6 +63,7 @@ export class PendingAttempts {
       return true;
     }
     const code = parameters.get('code');
+    registerSecret(code ?? undefined);
     if (!code) {
       entry.reject(new OAuthError('invalid_response', l10n.t('The sign-in redirect carried no authorization code.')));
       return true;

@@ -1,8 +1,10 @@
 import type { Clock } from '../common/clock';
 import * as l10n from '../common/l10n';
 import type { Logger } from '../common/logger';
+import { registerSecret } from '../common/redact';
 import { buildAuthorizeUrl, createAttemptSecrets } from './authorizeUrl';
 import { pollDeviceToken } from './deviceFlow';
+import { callbackIssuerProblem } from './discoveryChecks';
 import type { FlowKind } from './flows';
 import { validateIdToken, type IdTokenClaims } from './idToken';
 import { LoopbackServer } from './loopbackServer';
@@ -85,6 +87,7 @@ export class SignInRunner {
     const { tokenClient, pending } = this.environment;
     const metadata = await raceAbort(tokenClient.discover(signal), signal);
     const secrets = await createAttemptSecrets();
+    for (const secret of [secrets.state, secrets.nonce, secrets.codeVerifier]) registerSecret(secret);
     signal.throwIfAborted();
     let loopback: LoopbackServer | undefined;
     try {
@@ -117,9 +120,8 @@ export class SignInRunner {
         const opened = await this.environment.openExternal(url);
         if (!opened) throw new OAuthError('browser_not_opened', l10n.t('The browser could not be opened for sign-in.'));
         const { code, iss } = await callback;
-        if (iss !== undefined && iss.replace(/\/+$/, '') !== metadata.issuer.replace(/\/+$/, '')) {
-          throw new OAuthError('invalid_issuer', l10n.t('The sign-in answer came from another server ({0}).', iss));
-        }
+        const issuerProblem = callbackIssuerProblem(iss, metadata.issuer, metadata.authorization_response_iss_parameter_supported === true);
+        if (issuerProblem) throw new OAuthError('invalid_issuer', issuerProblem);
         const tokens = await tokenClient.exchangeCode(code, secrets.codeVerifier, redirectUri, signal);
         return await this.complete(tokens, metadata.issuer, secrets.nonce, signal);
       } finally {

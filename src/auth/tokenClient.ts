@@ -1,7 +1,8 @@
 import * as l10n from '../common/l10n';
 import type { Logger } from '../common/logger';
 import { registerSecret } from '../common/redact';
-import { AuthNetworkError, OAuthError } from './oauthErrors';
+import { discoveryProblem } from './discoveryChecks';
+import { AuthNetworkError, DiscoveryRejectedError, OAuthError } from './oauthErrors';
 
 export type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -13,6 +14,8 @@ export interface ProviderMetadata {
   userinfo_endpoint: string;
   revocation_endpoint?: string;
   device_authorization_endpoint?: string;
+  /** RFC 9207: the server puts `iss` into every authorization response. */
+  authorization_response_iss_parameter_supported?: boolean;
   /** false when discovery failed and the spec's paths are assumed. */
   discovered: boolean;
 }
@@ -93,12 +96,18 @@ export class TokenClient {
     };
     const url = `${this.authUrl}/.well-known/openid-configuration`;
     try {
-      const response = await this.send(url, { headers: { Accept: 'application/json' } }, signal);
+      // Discovery may be redirected: what it says is checked (issuer, endpoints) before use.
+      const response = await this.send(url, { headers: { Accept: 'application/json' }, redirect: 'follow' }, signal);
       if (!response.ok) {
         this.options.logger.warn(`Discovery at ${url} answered ${response.status}; using the spec's /connect paths.`);
         return fallback;
       }
       const document = (await response.json()) as Partial<ProviderMetadata>;
+      const problem = discoveryProblem(document as Record<string, unknown>, this.authUrl);
+      if (problem) {
+        this.options.logger.error(`Discovery at ${url} refused: ${problem}`);
+        throw new DiscoveryRejectedError(problem);
+      }
       return {
         issuer: document.issuer ?? fallback.issuer,
         authorization_endpoint: document.authorization_endpoint ?? fallback.authorization_endpoint,
@@ -106,10 +115,11 @@ export class TokenClient {
         userinfo_endpoint: document.userinfo_endpoint ?? fallback.userinfo_endpoint,
         revocation_endpoint: document.revocation_endpoint,
         device_authorization_endpoint: document.device_authorization_endpoint,
+        authorization_response_iss_parameter_supported: document.authorization_response_iss_parameter_supported === true,
         discovered: true,
       };
     } catch (error) {
-      if (signal?.aborted) throw error;
+      if (signal?.aborted || error instanceof DiscoveryRejectedError) throw error;
       this.options.logger.warn(`Discovery at ${url} failed (${String(error)}); using the spec's /connect paths.`);
       return fallback;
     }
@@ -189,14 +199,27 @@ export class TokenClient {
     }, signal);
   }
 
+  /**
+   * One request to the authorization server. Only discovery follows redirects: a token, device,
+   * revocation or userinfo request carries the code, the verifier, a token or the client secret, and
+   * a redirect (a 307/308 keeps the body) could hand them to another host.
+   */
   private async send(url: string, init: RequestInit, signal?: AbortSignal): Promise<Response> {
     const timeout = AbortSignal.timeout(this.options.requestTimeoutMs ?? 30_000);
+    let response: Response;
     try {
-      return await this.options.fetch(url, { ...init, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+      response = await this.options.fetch(url, { redirect: 'manual', ...init, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
     } catch (error) {
       if (signal?.aborted) throw signal.reason ?? error;
       throw new AuthNetworkError(l10n.t('Could not reach the authorization server at {0}.', new URL(url).origin), error);
     }
+    if (init.redirect !== 'follow' && ((response.status >= 300 && response.status < 400) || response.type === 'opaqueredirect')) {
+      void response.body?.cancel().catch(() => undefined);
+      throw new AuthNetworkError(
+        l10n.t('The authorization server redirected a sign-in request ({0}); it was not followed, so nothing secret left for another address.', new URL(url).pathname),
+      );
+    }
+    return response;
   }
 
   /** A JSON body, or an OAuthError carrying the server's error and error_description. */

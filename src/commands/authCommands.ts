@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Authentication } from '../auth/register';
+import type { Authentication } from '../auth/vscode/register';
 import { SignInCancelledError } from '../auth/oauthErrors';
 import type { AccountInfo, SignInOptions } from '../auth/types';
 

@@ -30,144 +30,142 @@ function text(value: unknown): string | undefined {
 
 /** tenantApi.setLicenceKey, tenantApi.clearLicenceKey, tenantApi.resumeOrganization. */
 export function registerLicenceKeyCommands(context: vscode.ExtensionContext, deps: LicenceKeyCommandDeps): void {
-  const { licenceKeys, quota } = deps;
-
-  async function pickModule(placeHolder: string, onlySet: boolean): Promise<string | undefined> {
-    const items: Array<vscode.QuickPickItem & { module: string }> = [];
-    for (const module of deps.modules()) {
-      const stored = await licenceKeys.get(module).catch(() => undefined);
-      if (onlySet && !stored) continue;
-      items.push({
-        label: module,
-        description: deps.prefixesOf(module).join(', '),
-        detail: stored
-          ? vscode.l10n.t('Set: {0} ({1})', stored.label, stored.organization)
-          : vscode.l10n.t('No key set'),
-        module,
-      });
-    }
-    if (items.length === 0) {
-      void vscode.window.showInformationMessage(
-        onlySet ? vscode.l10n.t('No licence key is set.') : vscode.l10n.t('No licence module is known. Check the setting tenantApi.routes.'),
-      );
-      return undefined;
-    }
-    return (await vscode.window.showQuickPick(items, { placeHolder, ignoreFocusOut: true }))?.module;
-  }
-
-  async function setLicenceKey(argument?: unknown): Promise<boolean> {
-    const input = asObject(argument, 'module') as SetKeyArgument;
-    const module = text(input.module) ?? (await pickModule(vscode.l10n.t('Which licence module is the key for?'), false));
-    if (!module) return false;
-    if (!deps.modules().includes(module)) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('"{0}" is not a licence module of any route.', module));
-      return false;
-    }
-    const existing = await licenceKeys.get(module).catch(() => undefined);
-    const key =
-      text(input.key) ??
-      (await vscode.window.showInputBox({
-        title: vscode.l10n.t('Licence key for the module "{0}"', module),
-        prompt: vscode.l10n.t('The Authorization-Key from "Licenze e prodotti" of your account. It is kept in the editor\'s secret storage.'),
-        password: true,
-        ignoreFocusOut: true,
-        validateInput: (value) => checkLicenceKey(value),
-      }));
-    if (key === undefined) return false;
-    const keyProblem = checkLicenceKey(key);
-    if (keyProblem) {
-      void vscode.window.showErrorMessage(keyProblem);
-      return false;
-    }
-
-    const label =
-      text(input.label) ??
-      (await vscode.window.showInputBox({
-        title: vscode.l10n.t('Label for this key'),
-        prompt: vscode.l10n.t('A name you recognise, shown in the status bar and in lists.'),
-        value: existing?.label ?? module,
-        ignoreFocusOut: true,
-        validateInput: (value) => checkLabel(value, 'label'),
-      }));
-    if (label === undefined) return false;
-
-    const organizations = await licenceKeys.organizations(deps.modules()).catch(() => [] as string[]);
-    const organization =
-      text(input.organization) ??
-      (await vscode.window.showInputBox({
-        title: vscode.l10n.t('Organization of this key'),
-        prompt:
-          organizations.length > 0
-            ? vscode.l10n.t('Keys of the same organization share its weekly quota. Known: {0}', organizations.join(', '))
-            : vscode.l10n.t('Keys of the same organization share its weekly quota.'),
-        value: existing?.organization ?? organizations[0] ?? '',
-        ignoreFocusOut: true,
-        validateInput: (value) => checkLabel(value, 'organization'),
-      }));
-    if (organization === undefined) return false;
-
-    try {
-      await licenceKeys.set(module, { key, label, organization });
-    } catch (error) {
-      void vscode.window.showErrorMessage(
-        vscode.l10n.t('The licence key could not be saved: {0}', error instanceof Error ? error.message : String(error)),
-      );
-      return false;
-    }
-    void vscode.window.showInformationMessage(vscode.l10n.t('Licence key "{0}" set for the module "{1}".', label.trim(), module));
-    return true;
-  }
-
-  async function clearLicenceKey(argument?: unknown): Promise<boolean> {
-    const input = asObject(argument, 'module');
-    const scripted = text(input.module);
-    const module = scripted ?? (await pickModule(vscode.l10n.t('Which licence key do you want to remove?'), true));
-    if (!module) return false;
-    if (!scripted) {
-      const remove = vscode.l10n.t('Remove');
-      const answer = await vscode.window.showWarningMessage(
-        vscode.l10n.t('Remove the licence key of the module "{0}" from this editor?', module),
-        { modal: true },
-        remove,
-      );
-      if (answer !== remove) return false;
-    }
-    try {
-      await licenceKeys.clear(module);
-    } catch (error) {
-      void vscode.window.showErrorMessage(
-        vscode.l10n.t('The licence key could not be removed: {0}', error instanceof Error ? error.message : String(error)),
-      );
-      return false;
-    }
-    void vscode.window.showInformationMessage(vscode.l10n.t('Licence key of the module "{0}" removed.', module));
-    return true;
-  }
-
-  async function resumeOrganization(argument?: unknown): Promise<boolean> {
-    const input = asObject(argument, 'organization');
-    let organization = text(input.organization);
-    if (!organization) {
-      const stopped = quota.refusedOrganizations();
-      if (stopped.length === 0) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('No organization has its calls stopped.'));
-        return false;
-      }
-      organization = await vscode.window.showQuickPick(stopped, {
-        placeHolder: vscode.l10n.t('Whose calls should be sent again?'),
-      });
-      if (!organization) return false;
-    }
-    quota.resume(organization);
-    void vscode.window.showInformationMessage(
-      vscode.l10n.t('Calls for "{0}" will be sent again. The server may still refuse them until its weekly quota resets.', organization),
-    );
-    return true;
-  }
-
   context.subscriptions.push(
-    vscode.commands.registerCommand('tenantApi.setLicenceKey', setLicenceKey),
-    vscode.commands.registerCommand('tenantApi.clearLicenceKey', clearLicenceKey),
-    vscode.commands.registerCommand('tenantApi.resumeOrganization', resumeOrganization),
+    vscode.commands.registerCommand('tenantApi.setLicenceKey', (argument?: unknown) => setLicenceKey(deps, argument)),
+    vscode.commands.registerCommand('tenantApi.clearLicenceKey', (argument?: unknown) => clearLicenceKey(deps, argument)),
+    vscode.commands.registerCommand('tenantApi.resumeOrganization', (argument?: unknown) => resumeOrganization(deps, argument)),
   );
+}
+
+async function pickModule(deps: LicenceKeyCommandDeps, placeHolder: string, onlySet: boolean): Promise<string | undefined> {
+  const items: Array<vscode.QuickPickItem & { module: string }> = [];
+  for (const module of deps.modules()) {
+    const stored = await deps.licenceKeys.get(module).catch(() => undefined);
+    if (onlySet && !stored) continue;
+    items.push({
+      label: module,
+      description: deps.prefixesOf(module).join(', '),
+      detail: stored
+        ? vscode.l10n.t('Set: {0} ({1})', stored.label, stored.organization)
+        : vscode.l10n.t('No key set'),
+      module,
+    });
+  }
+  if (items.length === 0) {
+    void vscode.window.showInformationMessage(
+      onlySet ? vscode.l10n.t('No licence key is set.') : vscode.l10n.t('No licence module is known. Check the setting tenantApi.routes.'),
+    );
+    return undefined;
+  }
+  return (await vscode.window.showQuickPick(items, { placeHolder, ignoreFocusOut: true }))?.module;
+}
+
+async function setLicenceKey(deps: LicenceKeyCommandDeps, argument?: unknown): Promise<boolean> {
+  const input = asObject(argument, 'module') as SetKeyArgument;
+  const module = text(input.module) ?? (await pickModule(deps, vscode.l10n.t('Which licence module is the key for?'), false));
+  if (!module) return false;
+  if (!deps.modules().includes(module)) {
+    void vscode.window.showErrorMessage(vscode.l10n.t('"{0}" is not a licence module of any route.', module));
+    return false;
+  }
+  const existing = await deps.licenceKeys.get(module).catch(() => undefined);
+  const key =
+    text(input.key) ??
+    (await vscode.window.showInputBox({
+      title: vscode.l10n.t('Licence key for the module "{0}"', module),
+      prompt: vscode.l10n.t('The Authorization-Key from "Licenze e prodotti" of your account. It is kept in the editor\'s secret storage.'),
+      password: true,
+      ignoreFocusOut: true,
+      validateInput: (value) => checkLicenceKey(value),
+    }));
+  if (key === undefined) return false;
+  const keyProblem = checkLicenceKey(key);
+  if (keyProblem) {
+    void vscode.window.showErrorMessage(keyProblem);
+    return false;
+  }
+
+  const label =
+    text(input.label) ??
+    (await vscode.window.showInputBox({
+      title: vscode.l10n.t('Label for this key'),
+      prompt: vscode.l10n.t('A name you recognise, shown in the status bar and in lists.'),
+      value: existing?.label ?? module,
+      ignoreFocusOut: true,
+      validateInput: (value) => checkLabel(value, 'label'),
+    }));
+  if (label === undefined) return false;
+
+  const organizations = await deps.licenceKeys.organizations(deps.modules()).catch(() => [] as string[]);
+  const organization =
+    text(input.organization) ??
+    (await vscode.window.showInputBox({
+      title: vscode.l10n.t('Organization of this key'),
+      prompt:
+        organizations.length > 0
+          ? vscode.l10n.t('Keys of the same organization share its weekly quota. Known: {0}', organizations.join(', '))
+          : vscode.l10n.t('Keys of the same organization share its weekly quota.'),
+      value: existing?.organization ?? organizations[0] ?? '',
+      ignoreFocusOut: true,
+      validateInput: (value) => checkLabel(value, 'organization'),
+    }));
+  if (organization === undefined) return false;
+
+  try {
+    await deps.licenceKeys.set(module, { key, label, organization });
+  } catch (error) {
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t('The licence key could not be saved: {0}', error instanceof Error ? error.message : String(error)),
+    );
+    return false;
+  }
+  void vscode.window.showInformationMessage(vscode.l10n.t('Licence key "{0}" set for the module "{1}".', label.trim(), module));
+  return true;
+}
+
+async function clearLicenceKey(deps: LicenceKeyCommandDeps, argument?: unknown): Promise<boolean> {
+  const input = asObject(argument, 'module');
+  const scripted = text(input.module);
+  const module = scripted ?? (await pickModule(deps, vscode.l10n.t('Which licence key do you want to remove?'), true));
+  if (!module) return false;
+  if (!scripted) {
+    const remove = vscode.l10n.t('Remove');
+    const answer = await vscode.window.showWarningMessage(
+      vscode.l10n.t('Remove the licence key of the module "{0}" from this editor?', module),
+      { modal: true },
+      remove,
+    );
+    if (answer !== remove) return false;
+  }
+  try {
+    await deps.licenceKeys.clear(module);
+  } catch (error) {
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t('The licence key could not be removed: {0}', error instanceof Error ? error.message : String(error)),
+    );
+    return false;
+  }
+  void vscode.window.showInformationMessage(vscode.l10n.t('Licence key of the module "{0}" removed.', module));
+  return true;
+}
+
+async function resumeOrganization(deps: LicenceKeyCommandDeps, argument?: unknown): Promise<boolean> {
+  const input = asObject(argument, 'organization');
+  let organization = text(input.organization);
+  if (!organization) {
+    const stopped = deps.quota.refusedOrganizations();
+    if (stopped.length === 0) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('No organization has its calls stopped.'));
+      return false;
+    }
+    organization = await vscode.window.showQuickPick(stopped, {
+      placeHolder: vscode.l10n.t('Whose calls should be sent again?'),
+    });
+    if (!organization) return false;
+  }
+  deps.quota.resume(organization);
+  void vscode.window.showInformationMessage(
+    vscode.l10n.t('Calls for "{0}" will be sent again. The server may still refuse them until its weekly quota resets.', organization),
+  );
+  return true;
 }

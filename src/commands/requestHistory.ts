@@ -4,11 +4,10 @@
  * secret are dropped before saving, and only what the user typed is kept (not what the client added).
  */
 
+import type { Memento } from '../common/memento';
+
 /** The part of vscode.Memento used here. */
-export interface HistoryMemento {
-  get<T>(key: string): T | undefined;
-  update(key: string, value: unknown): Thenable<void>;
-}
+export type HistoryMemento = Memento;
 
 export interface HistoryEntry {
   method: string;

@@ -1,12 +1,14 @@
 import * as vscode from 'vscode';
-import type { ApiResponse, QuotaReading, TenantApi, TenantRecord } from '../api/types';
-import { isApiError, type ApiError } from '../api/errors';
+import type { ApiErrorDetails, ApiResponse, QuotaReading, TenantApi, TenantRecord } from '../api/types';
+import { isApiError } from '../api/errors';
 import { needsTenant } from '../api/routes';
+import type { TenantDirectory } from '../api/tenantDirectory';
 import type { Logger } from '../common/logger';
 import type { Views } from '../views';
 import type { ResponseLike } from '../views/responseFormat';
 import { RequestHistory } from './requestHistory';
 import { RequestInputError, type NormalizedRequest } from './requestInput';
+import { outcomeOfError, outcomeOfResponse, type NextAction, type RequestOutcome } from './requestOutcome';
 
 /** What tenantApi.sendRequest, openResource and rerunFromHistory return (for scripts and tests). */
 export interface RequestSummary {
@@ -51,7 +53,8 @@ export class RequestRunner {
 
   constructor(
     private readonly api: TenantApi,
-    private readonly views: Views,
+    private readonly tenants: TenantDirectory,
+    private readonly views: Pick<Views, 'tree' | 'activeTenant' | 'responses'>,
     readonly history: RequestHistory,
     private readonly logger: Logger,
   ) {}
@@ -72,7 +75,7 @@ export class RequestRunner {
       }
       return undefined;
     }
-    const tenant = this.views.tree.cachedTenant(tenantId) ?? (await this.views.tree.tenants()).find((t) => t.id === tenantId);
+    const tenant = await this.tenants.byId(tenantId);
     if (!tenant && !request.tenantId) {
       // The active tenant belongs to an account that is no longer signed in.
       throw new RequestInputError(
@@ -108,8 +111,7 @@ export class RequestRunner {
     summary.tenantId = tenant?.id;
 
     const controller = new AbortController();
-    let position = 0;
-    let report: ((position: number) => void) | undefined;
+    const progress = new ProgressReport();
     const sending = this.api.send({
       method: request.method,
       path: request.path,
@@ -119,34 +121,9 @@ export class RequestRunner {
       tenant,
       signal: controller.signal,
       sendOverQuota: request.sendOverQuota,
-      onQueuePosition: (next) => {
-        position = next;
-        report?.(next);
-      },
+      onQueuePosition: (position) => progress.position(position),
     });
-    const settled = sending.then(
-      () => undefined,
-      () => undefined,
-    );
-    const title = `${request.method} ${request.path}`;
-    const delay = new Promise<'slow'>((resolve) => setTimeout(() => resolve('slow'), PROGRESS_DELAY_MS));
-    if ((await Promise.race([settled.then(() => 'done' as const), delay])) === 'slow') {
-      void vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title, cancellable: true },
-        async (progress, token) => {
-          token.onCancellationRequested(() => controller.abort());
-          report = (next) =>
-            progress.report({
-              message:
-                next > 0
-                  ? vscode.l10n.t('Waiting for a rate-limit slot: position {0} in the queue', next)
-                  : vscode.l10n.t('Waiting for the response…'),
-            });
-          report(position);
-          await settled;
-        },
-      );
-    }
+    void progress.showWhenSlow(`${request.method} ${request.path}`, sending, controller);
 
     try {
       const response = await sending;
@@ -183,8 +160,7 @@ export class RequestRunner {
       bodyText: request.bodyText,
       tenantId: tenant?.id,
     };
-    if (tenant && response.usage) this.views.statusBar.noteTenantOrganization(tenant.id, response.usage.organization);
-    if (tenant && options.fromTree) this.views.tree.setProblem(tenant.id, request, undefined);
+    this.markResource(outcomeOfResponse(response), tenant, request, options);
     await this.remember(request, tenant, response.url, response.status, response.timeMs);
     if (request.preview) {
       await this.show(summary, response, tenant);
@@ -200,16 +176,15 @@ export class RequestRunner {
     options: { fromTree?: boolean },
   ): Promise<RequestSummary> {
     const apiError = isApiError(error) ? error : undefined;
-    const message = error instanceof Error ? error.message : String(error);
-    summary.error = { kind: apiError?.kind ?? 'unknown', message };
-    this.logger.warn(`Request failed: ${apiError ? apiError.describe() : message}`);
+    const outcome = outcomeOfError(error, { method: request.method, path: request.path, tenantId: tenant?.id, preview: request.preview });
+    summary.error = { kind: outcome.kind, message: outcome.summary };
+    this.logger.warn(`Request failed: ${apiError ? apiError.describe() : outcome.summary}`);
     if (apiError?.kind === 'cancelled') return summary;
 
     const details = apiError?.details ?? {};
     summary.url = details.url;
     summary.status = details.status;
     summary.usage = details.usage;
-    if (tenant && details.usage) this.views.statusBar.noteTenantOrganization(tenant.id, details.usage.organization);
     if (details.url && details.status !== undefined) {
       await this.remember(request, tenant, details.url, details.status, undefined);
     }
@@ -232,91 +207,25 @@ export class RequestRunner {
       };
     }
     if (request.preview && details.status !== undefined && (details.response || details.bodyText !== undefined)) {
-      const bodyText = details.bodyText ?? '';
-      await this.show(
-        summary,
-        details.response
-          ? { ...details.response, warnings: [message, ...details.response.warnings] }
-          : {
-              method: request.method,
-              url: details.url ?? request.path,
-              status: details.status,
-              statusText: details.serverError ?? '',
-              headers: details.usage ? { 'service-limit-info': `api-usage=${details.usage.used}/${details.usage.limit}` } : {},
-              bodyText,
-              timeMs: 0,
-              sizeBytes: Buffer.byteLength(bodyText),
-              warnings: [message],
-            },
-        tenant,
-      );
+      await this.show(summary, failedResponse(request, details, outcome.summary), tenant);
     }
-    if (tenant && options.fromTree && apiError) {
-      const problem = problemFor(apiError, request, tenant.id);
-      if (problem) this.views.tree.setProblem(tenant.id, request, problem);
-    }
-    void this.offerActions(apiError, message, request, options);
+    this.markResource(outcome, tenant, request, options);
+    if (outcome.notify) void this.offer(outcome, request, options);
     return summary;
   }
 
-  private async offerActions(
-    apiError: ApiError | undefined,
-    message: string,
-    request: NormalizedRequest,
-    options: { fromTree?: boolean },
-  ): Promise<void> {
-    const actions: Array<{ title: string; run: () => unknown }> = [];
-    const retry = { title: vscode.l10n.t('Retry'), run: () => this.run(request, options) };
-    switch (apiError?.kind) {
-      case 'auth':
-        actions.push({ title: vscode.l10n.t('Sign In'), run: () => vscode.commands.executeCommand('tenantApi.signIn') });
-        break;
-      case 'licenceMissing':
-      case 'licenceWrongModule':
-      case 'licenceUnknown':
-        actions.push({
-          title: vscode.l10n.t('Set Licence Key'),
-          run: () => vscode.commands.executeCommand('tenantApi.setLicenceKey', apiError.details.module),
-        });
-        break;
-      case 'quotaReached':
-        actions.push({ title: vscode.l10n.t('Send Anyway'), run: () => this.run({ ...request, sendOverQuota: true }, options) });
-        actions.push({ title: vscode.l10n.t('Show API Usage'), run: () => vscode.commands.executeCommand('tenantApi.showQuota') });
-        break;
-      case 'weeklyQuota':
-        actions.push({
-          title: vscode.l10n.t('Resume Calls'),
-          run: () => vscode.commands.executeCommand('tenantApi.resumeOrganization', apiError.details.organization),
-        });
-        actions.push({ title: vscode.l10n.t('Show API Usage'), run: () => vscode.commands.executeCommand('tenantApi.showQuota') });
-        break;
-      case 'hostValidation':
-        actions.push({
-          title: vscode.l10n.t('Open Settings'),
-          run: () => vscode.commands.executeCommand('workbench.action.openSettings', 'tenantApi.allowedHosts'),
-        });
-        break;
-      case 'invalidRequest':
-        actions.push({
-          title: vscode.l10n.t('Open Settings'),
-          run: () => vscode.commands.executeCommand('workbench.action.openSettings', 'tenantApi'),
-        });
-        break;
-      case 'rateLimit':
-      case 'network':
-      case 'timeout':
-      case 'queueFull':
-        actions.push(retry);
-        break;
-      case 'http':
-        // The response tab shows the server's answer; a notification would only repeat it.
-        if (request.preview && (apiError.details.response || apiError.details.bodyText !== undefined)) return;
-        break;
-      default:
-        break;
-    }
-    const chosen = await vscode.window.showErrorMessage(message, ...actions.map((action) => action.title));
-    await actions.find((action) => action.title === chosen)?.run();
+  /** A resource opened from the tree shows what went wrong, and how to fix it, until it works. */
+  private markResource(outcome: RequestOutcome, tenant: TenantRecord | undefined, request: NormalizedRequest, options: { fromTree?: boolean }): void {
+    if (!tenant || !options.fromTree || outcome.treeProblem === 'keep') return;
+    this.views.tree.setProblem(tenant.id, request, outcome.treeProblem === 'clear' ? undefined : outcome.treeProblem.set);
+  }
+
+  private async offer(outcome: RequestOutcome, request: NormalizedRequest, options: { fromTree?: boolean }): Promise<void> {
+    const chosen = await vscode.window.showErrorMessage(outcome.summary, ...outcome.actions.map((next) => next.label));
+    const next: NextAction | undefined = outcome.actions.find((candidate) => candidate.label === chosen);
+    if (!next) return;
+    if ('command' in next) await vscode.commands.executeCommand(next.command, ...next.args);
+    else await this.run({ ...request, ...next.resend }, options);
   }
 
   private async show(summary: RequestSummary, response: ResponseLike, tenant: TenantRecord | undefined): Promise<void> {
@@ -370,47 +279,56 @@ function lastSegment(path: string): string {
   return segments[segments.length - 1] ?? path;
 }
 
-export const FIX_RESOURCE_COMMAND = 'tenantApi.internal.fixResource';
-
-/** Arguments of FIX_RESOURCE_COMMAND: run the fix, then open the resource again. */
-export interface FixResourceArgs {
-  tenantId: string;
-  method: string;
-  path: string;
-  fix: string;
-  fixArgs: unknown[];
+/** The answer a failed call still got, as a response tab shows it, with what went wrong on top. */
+function failedResponse(request: NormalizedRequest, details: ApiErrorDetails, message: string): ResponseLike {
+  if (details.response) return { ...details.response, warnings: [message, ...details.response.warnings] };
+  const bodyText = details.bodyText ?? '';
+  return {
+    method: request.method,
+    url: details.url ?? request.path,
+    status: details.status ?? 0,
+    statusText: details.serverError ?? '',
+    headers: details.usage ? { 'service-limit-info': `api-usage=${details.usage.used}/${details.usage.limit}` } : {},
+    bodyText,
+    timeMs: 0,
+    sizeBytes: Buffer.byteLength(bodyText),
+    warnings: [message],
+  };
 }
 
-function problemFor(
-  error: ApiError,
-  request: NormalizedRequest,
-  tenantId: string,
-): { message: string; action?: { command: string; title: string; args?: unknown[] } } | undefined {
-  const fixThen = (title: string, fix: string, fixArgs: unknown[] = []) => {
-    const args: FixResourceArgs = { tenantId, method: request.method, path: request.path, fix, fixArgs };
-    return { command: FIX_RESOURCE_COMMAND, title, args: [args] };
-  };
-  switch (error.kind) {
-    case 'licenceMissing':
-    case 'licenceWrongModule':
-    case 'licenceUnknown':
-      return {
-        message: error.kind === 'licenceMissing' ? vscode.l10n.t('licence key missing') : vscode.l10n.t('licence key refused'),
-        action: fixThen(
-          vscode.l10n.t('Set Licence Key'),
-          'tenantApi.setLicenceKey',
-          error.details.module ? [error.details.module] : [],
-        ),
-      };
-    case 'auth':
-      return { message: vscode.l10n.t('sign-in needed'), action: fixThen(vscode.l10n.t('Sign In'), 'tenantApi.signIn') };
-    case 'weeklyQuota':
-    case 'quotaReached':
-      return {
-        message: vscode.l10n.t('weekly quota reached'),
-        action: { command: 'tenantApi.showQuota', title: vscode.l10n.t('Show API Usage') },
-      };
-    default:
-      return undefined;
+/** A progress notification, shown only when a call takes longer than PROGRESS_DELAY_MS, so quick calls do not flicker. */
+class ProgressReport {
+  private current = 0;
+  private report: ((position: number) => void) | undefined;
+
+  position(next: number): void {
+    this.current = next;
+    this.report?.(next);
+  }
+
+  async showWhenSlow(title: string, sending: Promise<unknown>, controller: AbortController): Promise<void> {
+    const settled = sending.then(
+      () => undefined,
+      () => undefined,
+    );
+    const delay = new Promise<'slow'>((resolve) => setTimeout(() => resolve('slow'), PROGRESS_DELAY_MS));
+    if ((await Promise.race([settled.then(() => 'done' as const), delay])) !== 'slow') return;
+    void vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+      async (progress, token) => {
+        token.onCancellationRequested(() => controller.abort());
+        this.report = (next) =>
+          progress.report({
+            message:
+              next > 0
+                ? vscode.l10n.t('Waiting for a rate-limit slot: position {0} in the queue', next)
+                : vscode.l10n.t('Waiting for the response…'),
+          });
+        this.report(this.current);
+        await settled;
+      },
+    );
   }
 }
+
+export { FIX_RESOURCE_COMMAND, type FixResourceArgs } from './requestOutcome';

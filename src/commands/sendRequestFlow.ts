@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import { needsTenant } from '../api/routes';
+import type { TenantDirectory } from '../api/tenantDirectory';
 import type { TenantApi, TenantRecord } from '../api/types';
-import type { Views } from '../views';
+import { readBaseUrl } from '../settings/editorSettings';
+import type { ActiveTenantStore } from '../views/activeTenant';
 import { formatQuery, type RequestHistory } from './requestHistory';
 import {
   METHODS,
@@ -38,8 +40,10 @@ interface FlowState {
 
 interface FlowDeps {
   api: TenantApi;
-  views: Views;
+  tenants: Pick<TenantDirectory, 'tenants'>;
+  activeTenant: Pick<ActiveTenantStore, 'get'>;
   history: RequestHistory;
+  baseUrl?: () => string;
 }
 
 /**
@@ -197,16 +201,16 @@ async function pickTenant(deps: FlowDeps, state: FlowState): Promise<Step> {
   let tenants: TenantRecord[] = [];
   let loadError: string | undefined;
   try {
-    tenants = await deps.views.tree.tenants();
+    tenants = await deps.tenants.tenants();
   } catch (error) {
     loadError = error instanceof Error ? error.message : String(error);
   }
-  const activeId = deps.views.activeTenant.get()?.id;
+  const activeId = deps.activeTenant.get()?.id;
   const firstId = state.preferredTenantId ?? activeId;
   const ordered = [...tenants].sort((a, b) => Number(b.id === firstId) - Number(a.id === firstId));
   const items: Array<vscode.QuickPickItem & { tenant?: TenantRecord | null }> = [];
   if (!tenantNeeded) {
-    const baseUrl = vscode.workspace.getConfiguration('tenantApi').get<string>('baseUrl') ?? '';
+    const baseUrl = (deps.baseUrl ?? readBaseUrl)();
     items.push({ label: vscode.l10n.t('Base host'), description: baseUrl, tenant: null, iconPath: new vscode.ThemeIcon('globe') });
   }
   for (const tenant of ordered) {

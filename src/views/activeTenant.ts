@@ -3,7 +3,7 @@
  * Only the id and the name are stored: nothing secret.
  */
 import { Emitter, type Event } from '../common/event';
-import type { HistoryMemento } from '../commands/requestHistory';
+import type { Memento } from '../common/memento';
 
 export interface ActiveTenantInfo {
   id: string;
@@ -16,7 +16,7 @@ export class ActiveTenantStore {
   private readonly changes = new Emitter<ActiveTenantInfo | undefined>();
   readonly onDidChange: Event<ActiveTenantInfo | undefined> = this.changes.event;
 
-  constructor(private readonly memento: HistoryMemento) {}
+  constructor(private readonly memento: Memento) {}
 
   get(): ActiveTenantInfo | undefined {
     const stored = this.memento.get<unknown>(ACTIVE_TENANT_KEY);

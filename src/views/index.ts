@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
 import type { SessionState } from '../auth/types';
+import type { TenantDirectory } from '../api/tenantDirectory';
 import type { TenantApi } from '../api/types';
 import type { Event } from '../common/event';
 import { silentLogger, type Logger } from '../common/logger';
+import { onSettingsChange } from '../settings/editorSettings';
 import { ActiveTenantStore } from './activeTenant';
 import { QuotaStatusBar } from './quotaStatusBar';
 import { ResponseDocuments } from './responseDocuments';
@@ -13,6 +15,8 @@ import type { TreeNode } from './tenantTreeModel';
 export interface ViewsDeps {
   auth: SessionState;
   api: TenantApi;
+  /** The one cache of the accounts' tenants, which the tree shows. */
+  tenants: TenantDirectory;
   logger?: Logger;
   /** src/api's LicenceKeyStore: a key set or cleared (here or in another window) clears the resources' licence problems. */
   licenceKeys?: { onDidChange: Event<{ module: string }> };
@@ -39,10 +43,10 @@ export const TENANTS_VIEW_ID = 'tenantApi.tenants';
 export function registerViews(context: vscode.ExtensionContext, deps: ViewsDeps): Views {
   const logger = deps.logger ?? silentLogger;
   const activeTenant = new ActiveTenantStore(context.globalState);
-  const tree = new TenantTreeProvider(deps.auth, deps.api, activeTenant, logger);
+  const tree = new TenantTreeProvider(deps.auth, deps.api, deps.tenants, activeTenant, logger);
   const tenantsView = deps.shared?.tenantsView ?? new SwitchableTreeView<TreeNode>(TENANTS_VIEW_ID, { showCollapseAll: true });
   const treeView = tenantsView.view;
-  const statusBar = new QuotaStatusBar(deps.api.quota, activeTenant);
+  const statusBar = new QuotaStatusBar(deps.api.quota, activeTenant, deps.tenants);
   const responses = deps.shared?.responses ?? new ResponseDocuments();
   context.subscriptions.push(tenantsView.attach(tree), ...(deps.shared ? [] : [tenantsView, responses]));
 
@@ -73,19 +77,16 @@ export function registerViews(context: vscode.ExtensionContext, deps: ViewsDeps)
     tree,
     statusBar,
     activeTenant,
-    deps.auth.onDidChangeSessions(() => {
-      void syncSignedIn();
-      tree.refresh();
-    }),
+    // The tenant directory drops its listings itself; the tree redraws when it does.
+    deps.auth.onDidChangeSessions(() => void syncSignedIn()),
     activeTenant.onDidChange(() => {
       showActiveTenant();
       tree.redraw();
     }),
     deps.licenceKeys?.onDidChange(() => tree.clearProblems()) ?? { dispose() {} },
-    vscode.workspace.onDidChangeConfiguration((event) => {
-      const hosts = ['baseUrl', 'allowedHosts', 'environments'].some((name) => event.affectsConfiguration(`tenantApi.${name}`));
-      if (hosts) tree.refresh();
-      else if (event.affectsConfiguration('tenantApi.endpoints')) tree.redraw();
+    onSettingsChange((affects) => {
+      if (affects('baseUrl') || affects('allowedHosts') || affects('environments')) deps.tenants.refresh();
+      else if (affects('endpoints')) tree.redraw();
     }),
   );
   return { tree, treeView: treeView as vscode.TreeView<unknown>, statusBar, responses, activeTenant };

@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
+import type { TenantDirectory } from '../api/tenantDirectory';
 import type { QuotaView } from '../api/types';
+import { onSettingsChange, readQuotaThresholds } from '../settings/editorSettings';
 import type { ActiveTenantStore } from './activeTenant';
-import { presentQuota, sanitizeThresholds, selectReading, type QuotaSeverity } from './quotaPresentation';
+import { presentQuota, selectReading, type QuotaSeverity } from './quotaPresentation';
 
 export const QUOTA_ITEM_ID = 'tenantApi.quota';
 
@@ -16,12 +18,13 @@ export interface QuotaStatusState {
 
 /**
  * The api-usage of the active context in the status bar. It only listens: to the QuotaTracker's
- * event (every response's Service-Limit-Info), to the settings, and is told when the user signs in or out. It never calls.
+ * event (every response's Service-Limit-Info), to the tenant directory (which organization the
+ * active tenant's calls count against), to the active tenant and the settings, and is told when
+ * the user signs in or out. It never calls, and nothing pushes readings into it.
  */
 export class QuotaStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
   private readonly disposables: vscode.Disposable[] = [];
-  private readonly organizationByTenant = new Map<string, string>();
   private lastChangedOrganization: string | undefined;
   private state: QuotaStatusState = { visible: false, text: '', tooltip: '', severity: 'normal', organization: undefined };
   private tooltipTimer: ReturnType<typeof setInterval> | undefined;
@@ -30,6 +33,7 @@ export class QuotaStatusBar implements vscode.Disposable {
   constructor(
     private readonly quota: QuotaView,
     private readonly activeTenant: ActiveTenantStore,
+    private readonly tenants: Pick<TenantDirectory, 'organizationOf' | 'onDidChange'>,
   ) {
     this.item = vscode.window.createStatusBarItem(QUOTA_ITEM_ID, vscode.StatusBarAlignment.Right, 100);
     this.item.name = vscode.l10n.t('Tenant API Usage');
@@ -40,9 +44,12 @@ export class QuotaStatusBar implements vscode.Disposable {
         if (event.reading) this.lastChangedOrganization = event.organization;
         this.update();
       }),
+      tenants.onDidChange((change) => {
+        if (change.kind === 'organization') this.update();
+      }),
       activeTenant.onDidChange(() => this.update()),
-      vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration('tenantApi.quota')) this.update();
+      onSettingsChange((affects) => {
+        if (affects('quota')) this.update();
       }),
     );
     this.update();
@@ -55,18 +62,11 @@ export class QuotaStatusBar implements vscode.Disposable {
     this.update();
   }
 
-  /** A response for this tenant was counted against this organization (its licence key's). */
-  noteTenantOrganization(tenantId: string, organization: string): void {
-    if (this.organizationByTenant.get(tenantId) === organization) return;
-    this.organizationByTenant.set(tenantId, organization);
-    this.update();
-  }
-
   current(): QuotaStatusState {
     return { ...this.state };
   }
 
-  update(): void {
+  private update(): void {
     if (!this.signedIn) {
       this.item.hide();
       this.stopTooltipTimer();
@@ -76,14 +76,10 @@ export class QuotaStatusBar implements vscode.Disposable {
     const activeTenantId = this.activeTenant.get()?.id;
     const reading = selectReading(
       this.quota.readings(),
-      activeTenantId ? this.organizationByTenant.get(activeTenantId) : undefined,
+      activeTenantId ? this.tenants.organizationOf(activeTenantId) : undefined,
       this.lastChangedOrganization,
     );
-    const configuration = vscode.workspace.getConfiguration('tenantApi.quota');
-    const thresholds = sanitizeThresholds({
-      warningPercent: configuration.get<number>('warningPercent'),
-      errorPercent: configuration.get<number>('errorPercent'),
-    });
+    const thresholds = readQuotaThresholds();
     const shown = presentQuota(reading, {
       now: Date.now(),
       thresholds,

@@ -8,6 +8,7 @@
  */
 import type { ApiResponse } from '../api/types';
 import * as l10n from '../common/l10n';
+import { redact } from '../common/redact';
 
 /** What the response tab shows: the API client's response, plus how the call went. */
 export type ResponseLike = Pick<
@@ -175,7 +176,8 @@ function headerLines(response: ResponseLike, options: ResponseFormatOptions, bod
 
 function commentLine(line: string): string {
   // A header value can not end the comment early: line comments only end at a line break.
-  return line === '' ? '//' : `// ${line.replace(/[\r\n]+/g, ' ')}`;
+  // Redacted: a server may echo the token or the licence key in a header or a message shown here.
+  return line === '' ? '//' : `// ${redact(line).replace(/[\r\n]+/g, ' ')}`;
 }
 
 export function formatBytes(bytes: number, locale = 'en'): string {

@@ -1,10 +1,9 @@
 import * as vscode from 'vscode';
 import type { SessionState } from '../auth/types';
-import type { TenantApi, TenantRecord } from '../api/types';
-import { isApiError } from '../api/errors';
+import type { TenantApi } from '../api/types';
 import { TENANT_LIST_PATH } from '../api/apiClient';
+import type { TenantDirectory } from '../api/tenantDirectory';
 import type { Logger } from '../common/logger';
-import { isSignInRequired } from '../common/signInRequired';
 import type { ActiveTenantStore } from './activeTenant';
 import {
   accountChildren,
@@ -14,7 +13,6 @@ import {
   tenantChildren,
   type MessageNode,
   type ResourceProblem,
-  type TenantsState,
   type TreeNode,
 } from './tenantTreeModel';
 
@@ -29,27 +27,31 @@ export interface TreeSnapshotItem {
 }
 
 /**
- * The Tenants view. Tenants are listed lazily (when the account node is first shown) and cached
- * until refresh; every state in between is an item with an action.
+ * The Tenants view. It shows the tenant directory: an account's tenants are listed when its node is
+ * first shown, and every state in between is an item with an action.
  */
 export class TenantTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly changes = new vscode.EventEmitter<TreeNode | undefined | void>();
   readonly onDidChangeTreeData = this.changes.event;
 
-  private readonly states = new Map<string, TenantsState>();
-  private readonly loads = new Map<string, Promise<void>>();
   private readonly problems = new Map<string, ResourceProblem>();
   private readonly parents = new WeakMap<TreeNode, TreeNode>();
-  private generation = 0;
+  private readonly subscription: { dispose(): void };
 
   constructor(
     private readonly auth: SessionState,
     private readonly api: TenantApi,
+    private readonly tenants: TenantDirectory,
     private readonly activeTenant: ActiveTenantStore,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.subscription = tenants.onDidChange((change) => {
+      if (change.kind === 'listings') this.changes.fire();
+    });
+  }
 
   dispose(): void {
+    this.subscription.dispose();
     this.changes.dispose();
   }
 
@@ -100,8 +102,8 @@ export class TenantTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     }
     switch (node.kind) {
       case 'account': {
-        if (node.active && !this.states.has(node.account.id)) void this.load(node.account.id);
-        return accountChildren(node, this.states.get(node.account.id), this.activeTenant.get()?.id);
+        if (node.active && !this.tenants.listing(node.account.id)) void this.tenants.load(node.account.id);
+        return accountChildren(node, this.tenants.listing(node.account.id), this.activeTenant.get()?.id);
       }
       case 'tenant':
         // The tenant listing is what this tree is built from, not a resource of a tenant.
@@ -125,72 +127,9 @@ export class TenantTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     };
   }
 
-  /** Lists the tenants of the active account; the view shows a loading item meanwhile. */
-  load(accountId: string): Promise<void> {
-    const running = this.loads.get(accountId);
-    if (running) return running;
-    const generation = this.generation;
-    this.states.set(accountId, { kind: 'loading' });
-    // eslint-disable-next-line prefer-const
-    let done: Promise<void> | undefined;
-    done = (async () => {
-      await Promise.resolve(); // `done` is assigned before the finally block can run
-      try {
-        const tenants = await this.api.listTenants();
-        if (generation !== this.generation) return;
-        this.states.set(accountId, { kind: 'loaded', tenants });
-      } catch (error) {
-        if (generation !== this.generation) return;
-        this.logger.warn(`Tenants view: listing failed: ${isApiError(error) ? error.describe() : String(error)}`);
-        this.states.set(accountId, {
-          kind: 'error',
-          errorKind: isApiError(error) ? error.kind : errorKindOf(error),
-          message: error instanceof Error ? error.message : String(error),
-          module: isApiError(error) ? error.details.module : undefined,
-        });
-      } finally {
-        if (this.loads.get(accountId) === done) this.loads.delete(accountId);
-        if (generation === this.generation) this.changes.fire();
-      }
-    })();
-    this.loads.set(accountId, done);
-    return done;
-  }
-
-  /** Forget the tenants and ask again (refresh, sign-in, sign-out, account switch). */
-  refresh(): void {
-    this.generation++;
-    this.states.clear();
-    this.loads.clear();
-    this.changes.fire();
-  }
-
   /** Redraw without listing again (active tenant, resource problems). */
   redraw(): void {
     this.changes.fire();
-  }
-
-  /** Loaded tenants of the active account (lists them when needed). */
-  async tenants(): Promise<TenantRecord[]> {
-    const accountId = this.auth.activeAccount()?.id;
-    if (!accountId) return [];
-    const state = this.states.get(accountId);
-    if (state?.kind === 'loaded') return state.tenants;
-    await this.load(accountId);
-    const after = this.states.get(accountId);
-    if (after?.kind === 'loaded') return after.tenants;
-    if (after?.kind === 'error') throw new Error(after.message);
-    return [];
-  }
-
-  cachedTenant(tenantId: string): TenantRecord | undefined {
-    for (const state of this.states.values()) {
-      if (state.kind === 'loaded') {
-        const found = state.tenants.find((tenant) => tenant.id === tenantId);
-        if (found) return found;
-      }
-    }
-    return undefined;
   }
 
   setProblem(tenantId: string, endpoint: { method: string; path: string }, problem: ResourceProblem | undefined): void {
@@ -229,10 +168,6 @@ export class TenantTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     };
     return walk(undefined, 1);
   }
-}
-
-function errorKindOf(error: unknown): string | undefined {
-  return isSignInRequired(error) ? 'auth' : undefined;
 }
 
 function themeIcon(icon: string): vscode.ThemeIcon {

@@ -5,7 +5,8 @@
  */
 import * as l10n from '../common/l10n';
 import type { AccountInfo } from '../auth/types';
-import type { ApiErrorKind, EndpointDefinition, TenantRecord } from '../api/types';
+import type { TenantListing } from '../api/tenantDirectory';
+import type { EndpointDefinition, TenantRecord } from '../api/types';
 
 export interface NodeAction {
   command: string;
@@ -54,10 +55,8 @@ export interface MessageNode {
 
 export type TreeNode = AccountNode | TenantNode | ResourceNode | MessageNode;
 
-export type TenantsState =
-  | { kind: 'loading' }
-  | { kind: 'loaded'; tenants: TenantRecord[] }
-  | { kind: 'error'; errorKind?: ApiErrorKind | string; message: string; module?: string };
+/** What the tenant directory knows of an account's tenants (src/api/tenantDirectory.ts). */
+export type TenantsState = TenantListing;
 
 export interface NodePresentation {
   label: string;

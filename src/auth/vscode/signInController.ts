@@ -10,7 +10,7 @@ import { signInKey, SignInQueue } from '../signInQueue';
 import { SignInRunner, signInWithFlows } from '../signInRunner';
 import type { DeviceAuthorization, TokenClient } from '../tokenClient';
 import type { SignInOptions } from '../types';
-import { checkAuthUrl, readAuthConfiguration, type AuthConfiguration } from './authConfiguration';
+import { checkAuthUrl, readAuthConfiguration, type AuthConfiguration } from '../../settings/authSettings';
 
 export const CALLBACK_PATH = '/auth-callback';
 

@@ -2,20 +2,25 @@ import * as assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiClient } from '../../../src/api/apiClient';
+import type { ApiError } from '../../../src/api/errors';
 import { LicenceKeyStore } from '../../../src/api/licenceKeyStore';
 import { InMemorySecretStore } from '../../helpers/inMemorySecretStore';
 
 /** Redirects over real HTTP (Node's fetch under ky, redirect: 'manual'). */
 describe('ApiClient redirects over HTTP', () => {
-  const seen: Array<{ server: string; path: string; headers: IncomingHttpHeaders }> = [];
+  const seen: Array<{ server: string; path: string; method?: string; body?: string; headers: IncomingHttpHeaders }> = [];
   let api: Server;
   let other: Server;
   let apiUrl: string;
   let otherUrl: string;
 
   const listen = (name: string, handler: (path: string) => { status: number; location?: string }) => {
-    const server = createServer((req, res) => {
-      seen.push({ server: name, path: req.url ?? '', headers: req.headers });
+    const server = createServer(async (req, res) => {
+      const entry: (typeof seen)[number] = { server: name, path: req.url ?? '', method: req.method, headers: req.headers };
+      seen.push(entry);
+      let body = '';
+      for await (const chunk of req) body += String(chunk);
+      entry.body = body;
       const reply = handler(req.url ?? '');
       res.statusCode = reply.status;
       if (reply.location) res.setHeader('Location', reply.location);
@@ -31,6 +36,9 @@ describe('ApiClient redirects over HTTP', () => {
     api = await listen('api', (path) => {
       if (path === '/api/moved') return { status: 301, location: '/api/here' };
       if (path === '/api/away') return { status: 302, location: `${otherUrl}/files/x` };
+      if (path === '/api/post307') return { status: 307, location: `${otherUrl}/files/upload` };
+      if (path === '/api/post308') return { status: 308, location: `${otherUrl}/files/upload` };
+      if (path === '/api/post307here') return { status: 307, location: '/api/here' };
       return { status: 200 };
     });
     apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
@@ -71,6 +79,32 @@ describe('ApiClient redirects over HTTP', () => {
     assert.equal(hop.headers['authorization'], undefined);
     assert.equal(hop.headers['authorization-key'], undefined);
     assert.equal(hop.headers['user-tenant'], undefined);
+    c.dispose();
+  });
+
+  for (const status of [307, 308]) {
+    it(`does not send a POST body on to another origin after a ${status}, and says where it would have gone`, async () => {
+      const c = await client();
+      await assert.rejects(c.send({ method: 'POST', path: `/api/post${status}`, body: { invoice: 1 } }), (error: ApiError) => {
+        assert.equal(error.kind, 'hostValidation');
+        assert.ok(error.message.includes(`${otherUrl}/files/upload`), error.message);
+        assert.equal(error.details.location, `${otherUrl}/files/upload`);
+        assert.equal(error.details.status, status);
+        return true;
+      });
+      assert.deepEqual(seen.map((s) => s.server), ['api'], 'nothing reached the other origin');
+      c.dispose();
+    });
+  }
+
+  it('follows a 307 after a POST on the same origin, with the body', async () => {
+    const c = await client();
+    const response = await c.send({ method: 'POST', path: '/api/post307here', body: { invoice: 1 } });
+    assert.equal(response.status, 200);
+    assert.deepEqual(seen.map((s) => [s.server, s.path, s.method, s.body]), [
+      ['api', '/api/post307here', 'POST', '{"invoice":1}'],
+      ['api', '/api/here', 'POST', '{"invoice":1}'],
+    ]);
     c.dispose();
   });
 });

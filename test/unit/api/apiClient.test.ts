@@ -8,6 +8,14 @@ import type { TenantRecord } from '../../../src/api/types';
 import { SignInRequiredError } from '../../../src/auth/errors';
 import { InMemorySecretStore } from '../../helpers/inMemorySecretStore';
 import { FakeClock, flush } from './fakeClock';
+import type { Logger } from '../../../src/common/logger';
+import { silentLogger } from '../../../src/common/logger';
+import { outcomeOfError } from '../../../src/commands/requestOutcome';
+
+function suggestedCommand(error: unknown): string | undefined {
+  const first = outcomeOfError(error, { method: 'GET', path: '/', preview: false }).actions[0];
+  return first && 'command' in first ? first.command : undefined;
+}
 
 interface Seen {
   method: string;
@@ -29,7 +37,7 @@ const tenant: TenantRecord = {
   usable: true,
 };
 
-async function setup(handler: Handler, settings: Partial<ApiSettings> = {}, options: { countTimeEstimate?: CountTimeEstimate } = {}) {
+async function setup(handler: Handler, settings: Partial<ApiSettings> = {}, options: { countTimeEstimate?: CountTimeEstimate; logger?: Logger } = {}) {
   const clock = new FakeClock();
   const seen: Seen[] = [];
   const fetch = async (input: Request | URL | string, init?: RequestInit) => {
@@ -72,6 +80,7 @@ async function setup(handler: Handler, settings: Partial<ApiSettings> = {}, opti
     fetch,
     random: () => 0.5,
     countTimeEstimate: options.countTimeEstimate,
+    logger: options.logger,
   });
   await client.warmUp();
   return { client, clock, seen, tokens, licenceKeys };
@@ -127,7 +136,8 @@ describe('ApiClient (stub fetch)', () => {
     await licenceKeys.clear('efat');
     await assert.rejects(client.send({ method: 'GET', path: '/efat/api/v1/ditte', tenant }), rejectsWith('licenceMissing', (e) => {
       assert.equal(e.details.module, 'efat');
-      assert.equal(e.suggestedCommand, 'tenantApi.setLicenceKey');
+      // The action the user is offered comes from the one map of outcomes (src/commands/requestOutcome.ts).
+      assert.equal(suggestedCommand(e), 'tenantApi.setLicenceKey');
     }));
     await assert.rejects(client.send({ method: 'GET', path: '/efat/api/v1/ditte' }), rejectsWith('tenant'));
     await assert.rejects(client.send({ method: 'GET', path: '/efat/x', tenant: { ...tenant, usable: false, unusableReason: 'bad host' } }), rejectsWith('tenant', (e) => assert.match(e.message, /bad host/)));
@@ -224,15 +234,18 @@ describe('ApiClient (stub fetch)', () => {
     assert.ok(second - first >= 1000, `${second - first}`);
   });
 
-  it('pauses for the minute when the 429 does not say which limit', async () => {
+  it('pauses for the second when a 429 names no limit, and for the minute when it repeats (and says why in the log)', async () => {
     const times: number[] = [];
+    const warnings: string[] = [];
     const { client, clock } = await setup((_r, i) => {
       times.push(clock.monotonic());
-      return i === 0 ? json(429, {}) : ok();
-    }, { requestTimeoutSeconds: 120 });
-    await run(clock, client.send({ method: 'GET', path: '/api/x' }), 1000);
-    assert.equal(times.length, 2);
-    assert.ok(times[1] - times[0] >= 60_000, `${times[1] - times[0]}`);
+      return i < 2 ? json(429, {}) : ok();
+    }, { requestTimeoutSeconds: 120 }, { logger: { ...silentLogger, warn: (message: string) => warnings.push(message) } });
+    await run(clock, client.send({ method: 'GET', path: '/api/x' }), 100);
+    assert.equal(times.length, 3);
+    assert.ok(times[1] - times[0] >= 1000 && times[1] - times[0] < 2000, `first pause ${times[1] - times[0]}`);
+    assert.ok(times[2] - times[1] >= 60_000, `second pause ${times[2] - times[1]}`);
+    assert.deepEqual(warnings.filter((w) => /names no limit/.test(w)).map((w) => /pausing for the (\w+)/.exec(w)?.[1]), ['second', 'minute']);
   });
 
   it('never sends a POST again by itself after a 429', async () => {
@@ -385,7 +398,9 @@ describe('pause after a 429', () => {
     assert.equal(pauseAfter429('second', {}, '7'), 1000, 'never longer than the unit');
     assert.equal(pauseAfter429('second', {}, 'Wed, 21 Oct 2026 07:28:00 GMT'), 1000);
     assert.equal(rateLimitUnit({ limit: 'Second' }, undefined), 'second');
-    assert.equal(rateLimitUnit({}, undefined), 'minute', 'the larger unit when it cannot be told');
+    assert.equal(rateLimitUnit({}, undefined), 'second', 'the smallest unit first when it cannot be told');
+    assert.equal(rateLimitUnit({}, undefined, { repeats: 1 }), 'minute', 'the minute when that repeats');
+    assert.equal(rateLimitUnit({}, undefined, { retryAfter: '7' }), 'minute', 'bounded by the time the server gives');
     assert.equal(rateLimitUnit({}, { organization: 'o', used: 10, limit: 10, seenAt: 0 }), 'week');
   });
 });

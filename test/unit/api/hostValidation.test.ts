@@ -44,11 +44,32 @@ describe('host validation', () => {
     assert.ok(!ok('http://cluster1.example.com'), 'https is still required');
   });
 
-  it('guesses the registrable domain under country public suffixes', () => {
+  it('finds the registrable domain with the Public Suffix List (private section included)', () => {
     assert.equal(registrableDomain('api.example.co.uk'), 'example.co.uk');
     assert.equal(registrableDomain('api.cluster.example.it'), 'example.it');
-    assert.equal(registrableDomain('127.0.0.1'), '127.0.0.1');
-    assert.equal(registrableDomain('localhost'), 'localhost');
+    assert.equal(registrableDomain('acme.azurewebsites.net'), 'acme.azurewebsites.net');
+    assert.equal(registrableDomain('eu.acme.github.io'), 'acme.github.io');
+    assert.equal(registrableDomain('api.example.com.au'), 'example.com.au');
+    assert.equal(registrableDomain('127.0.0.1'), undefined);
+    assert.equal(registrableDomain('localhost'), undefined);
+    assert.equal(registrableDomain('azurewebsites.net'), undefined, 'a public suffix has no registrable domain');
+  });
+
+  it('by default never trusts a neighbour under a shared public suffix', () => {
+    const cases: Array<[base: string, trusted: string[], refused: string[]]> = [
+      ['https://acme.azurewebsites.net', ['https://eu.acme.azurewebsites.net'], ['https://attacker.azurewebsites.net', 'https://azurewebsites.net']],
+      ['https://acme.github.io', ['https://api.acme.github.io'], ['https://attacker.github.io', 'https://github.io']],
+      ['https://api.acme.co.uk', ['https://cluster.acme.co.uk', 'https://acme.co.uk'], ['https://attacker.co.uk', 'https://co.uk']],
+      ['https://api.acme.herokuapp.com', ['https://eu.api.acme.herokuapp.com'], ['https://attacker.herokuapp.com']],
+      ['https://acme.s3.amazonaws.com', [], ['https://attacker.s3.amazonaws.com']],
+      ['https://azurewebsites.net', [], ['https://attacker.azurewebsites.net']],
+      ['https://10.0.0.5', [], ['https://10.0.0.6', 'https://x.10.0.0.5']],
+    ];
+    for (const [base, trusted, refused] of cases) {
+      for (const address of trusted) assert.ok(ok(address, policy(base)), `${base} trusts ${address}`);
+      for (const address of refused) assert.ok(!ok(address, policy(base)), `${base} must not trust ${address}`);
+      assert.ok(ok(base, policy(base)), 'the base host itself');
+    }
   });
 
   it('uses tenantApi.allowedHosts instead of the default, always keeping the base host', () => {

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { LicenceKeyStore, checkLicenceKey, licenceSecretName } from '../../../src/api/licenceKeyStore';
+import { REDACTED, redact } from '../../../src/common/redact';
 import { InMemorySecretStore } from '../../helpers/inMemorySecretStore';
 
 describe('LicenceKeyStore', () => {
@@ -11,6 +12,23 @@ describe('LicenceKeyStore', () => {
     assert.deepEqual(JSON.parse(secrets.values.get(licenceSecretName('efat'))!), { key: 'RSSEFAT8B3N6P2W5Y7QD', label: 'Rossi efat', organization: 'Rossi' });
     assert.equal(await store.get('core'), undefined);
     assert.deepEqual(await store.list(['core', 'efat']), [{ module: 'efat', label: 'Rossi efat', organization: 'Rossi' }]);
+  });
+
+  it('registers every key it stores or reads with the redactor (a server may echo it)', async () => {
+    const secrets = new InMemorySecretStore();
+    const written = `SET${Date.now()}KEY`;
+    const stored = `READ${Date.now()}KEY`;
+    const bare = `BARE${Date.now()}KEY`;
+    await new LicenceKeyStore(secrets).set('efat', { key: written, label: 'l', organization: 'o' });
+    assert.equal(redact(`invalid key ${written}`), `invalid key ${REDACTED}`);
+    // Written by another window (or an older version, as a bare key): registered when first read.
+    secrets.values.set(licenceSecretName('core'), JSON.stringify({ key: stored, label: 'l', organization: 'o' }));
+    secrets.values.set(licenceSecretName('hr'), bare);
+    const reader = new LicenceKeyStore(secrets);
+    assert.equal(redact(stored), stored, 'not known before it is read');
+    await reader.get('core');
+    await reader.get('hr');
+    assert.equal(redact(`keys ${stored} and ${bare}`), `keys ${REDACTED} and ${REDACTED}`);
   });
 
   it('clears a key', async () => {

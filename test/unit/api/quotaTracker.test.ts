@@ -28,6 +28,15 @@ describe('QuotaTracker', () => {
     assert.deepEqual(tracker.refusedOrganizations().sort(), ['a', 'c']);
   });
 
+  it('never refuses on a reading whose limit is 0 (not a limit: unknown)', () => {
+    const tracker = new QuotaTracker();
+    tracker.record(reading('a', 5, 0));
+    tracker.record(reading('b', 0, 0));
+    assert.equal(tracker.refusal('a'), undefined);
+    assert.equal(tracker.refusal('b'), undefined);
+    assert.deepEqual(tracker.refusedOrganizations(), []);
+  });
+
   it('stops an organization after a weekly 429 until a reading below the limit', () => {
     const tracker = new QuotaTracker();
     const events: QuotaChangeEvent[] = [];

@@ -25,10 +25,14 @@ describe('parseServiceLimitInfo', () => {
 
   it('ignores and logs malformed values', () => {
     const logger = { ...silentLogger, warn: sinon.spy() };
-    for (const value of ['', 'api-usage=', 'api-usage=1/', 'api-usage=-1/5', 'api-usage=1.5/5', 'api-usage=abc/10', 'usage=1/2', 'api-usage=1/2/3', 'api-usage=99999999999999999999/1']) {
+    for (const value of ['', 'api-usage=', 'api-usage=1/', 'api-usage=-1/5', 'api-usage=1.5/5', 'api-usage=abc/10', 'usage=1/2', 'api-usage=1/2/3', 'api-usage=99999999999999999999/1', 'api-usage=0/0', 'api-usage=5/0']) {
       assert.equal(parseServiceLimitInfo(value, logger), undefined, value);
     }
-    assert.equal(logger.warn.callCount, 9);
+    assert.equal(logger.warn.callCount, 11);
+  });
+
+  it('treats a limit of 0 as unknown, never as "quota reached"', () => {
+    for (const value of ['api-usage=5/0', 'api-usage=0/0', 'api-usage = 7 / 000']) assert.equal(parseServiceLimitInfo(value, silentLogger), undefined, value);
   });
 
   it('says nothing when the header is missing', () => {
@@ -44,7 +48,7 @@ describe('parseServiceLimitInfo', () => {
         const result = parseServiceLimitInfo(value, silentLogger);
         if (result !== undefined) {
           assert.ok(Number.isSafeInteger(result.used) && result.used >= 0);
-          assert.ok(Number.isSafeInteger(result.limit) && result.limit >= 0);
+          assert.ok(Number.isSafeInteger(result.limit) && result.limit > 0);
         }
       }),
       { numRuns: 1000 },
@@ -56,7 +60,7 @@ describe('parseServiceLimitInfo', () => {
     fc.assert(
       fc.property(
         fc.nat({ max: 2 ** 40 }),
-        fc.nat({ max: 2 ** 40 }),
+        fc.integer({ min: 1, max: 2 ** 40 }),
         spaces,
         spaces,
         spaces,

@@ -12,17 +12,18 @@ import { unsignedJwt } from './fakes';
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 /** A fake authorization server behind fetch: remembers the authorize request and answers the token request. */
-function fakeServer(options: { idTokenClaims?: Record<string, unknown> } = {}) {
+function fakeServer(options: { idTokenClaims?: Record<string, unknown>; discovery?: Record<string, unknown> } = {}) {
   let authorize: URL | undefined;
   const fetch: Fetch = async (input, init) => {
     const url = new URL(input);
     if (url.pathname === '/.well-known/openid-configuration') {
       return json(200, {
-        issuer: 'http://auth.test',
-        authorization_endpoint: 'http://auth.test/connect/authorize',
-        token_endpoint: 'http://auth.test/connect/token',
-        userinfo_endpoint: 'http://auth.test/connect/userinfo',
-        device_authorization_endpoint: 'http://auth.test/connect/device',
+        issuer: 'https://auth.test',
+        authorization_endpoint: 'https://auth.test/connect/authorize',
+        token_endpoint: 'https://auth.test/connect/token',
+        userinfo_endpoint: 'https://auth.test/connect/userinfo',
+        device_authorization_endpoint: 'https://auth.test/connect/device',
+        ...options.discovery,
       });
     }
     if (url.pathname === '/connect/token') {
@@ -33,7 +34,7 @@ function fakeServer(options: { idTokenClaims?: Record<string, unknown> } = {}) {
       const nonce = authorize?.searchParams.get('nonce');
       return json(200, {
         access_token: 'at-1', refresh_token: 'rt-1', token_type: 'Bearer', expires_in: 300, scope: 'openid profile offline_access api',
-        id_token: unsignedJwt({ iss: 'http://auth.test', aud: 'tenant-api-workbench', sub: 'user-1', exp: Date.now() / 1000 + 300, nonce, ...options.idTokenClaims }),
+        id_token: unsignedJwt({ iss: 'https://auth.test', aud: 'tenant-api-workbench', sub: 'user-1', exp: Date.now() / 1000 + 300, nonce, ...options.idTokenClaims }),
       });
     }
     if (url.pathname === '/connect/userinfo') {
@@ -47,7 +48,7 @@ function fakeServer(options: { idTokenClaims?: Record<string, unknown> } = {}) {
 function environment(server: ReturnType<typeof fakeServer>, overrides: Partial<SignInEnvironment> = {}): SignInEnvironment & { pending: PendingAttempts } {
   const pending = new PendingAttempts(silentLogger);
   return {
-    tokenClient: new TokenClient({ authUrl: 'http://auth.test', clientId: 'tenant-api-workbench', fetch: server.fetch, logger: silentLogger }),
+    tokenClient: new TokenClient({ authUrl: 'https://auth.test', clientId: 'tenant-api-workbench', fetch: server.fetch, logger: silentLogger }),
     pending,
     clock: systemClock,
     logger: silentLogger,
@@ -86,6 +87,28 @@ describe('sign-in runner', () => {
     assert.equal(session.refreshToken, 'rt-1');
     assert.deepEqual(session.scopes, ['openid', 'profile', 'offline_access', 'api']);
     assert.equal(env.pending.size, 0);
+  });
+
+  /** Runs a uriHandler sign-in whose callback carries `extra` (iss) besides the code and state. */
+  async function signInWithCallback(server: ReturnType<typeof fakeServer>, extra: Record<string, string>): Promise<StoredSession> {
+    const env = environment(server);
+    env.openExternal = async (url) => {
+      server.setAuthorize(url);
+      const state = new URL(url).searchParams.get('state')!;
+      setImmediate(() => env.pending.handleCallback(new URLSearchParams({ code: 'the-code', state, ...extra })));
+      return true;
+    };
+    return new SignInRunner(env).run('uriHandler', {});
+  }
+
+  it('RFC 9207: refuses a callback without iss when discovery says the server sends it; a wrong iss always', async () => {
+    const promising = { authorization_response_iss_parameter_supported: true };
+    const refusedAs = (pattern: RegExp) => (error: unknown) => error instanceof OAuthError && error.error === 'invalid_issuer' && pattern.test(error.message);
+    await assert.rejects(signInWithCallback(fakeServer({ discovery: promising }), {}), refusedAs(/RFC 9207/));
+    await assert.rejects(signInWithCallback(fakeServer({ discovery: promising }), { iss: 'https://attacker.test' }), refusedAs(/another server/));
+    await assert.rejects(signInWithCallback(fakeServer(), { iss: 'https://attacker.test' }), refusedAs(/another server/));
+    assert.equal((await signInWithCallback(fakeServer({ discovery: promising }), { iss: 'https://auth.test' })).accessToken, 'at-1');
+    assert.equal((await signInWithCallback(fakeServer(), {})).accessToken, 'at-1', 'a server that does not promise iss may leave it out');
   });
 
   it('loopback: the browser lands on 127.0.0.1/auth-callback, and the port is closed afterwards', async () => {

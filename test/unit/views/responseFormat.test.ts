@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { REDACTED, registerSecret } from '../../../src/common/redact';
 import { formatBytes, formatCompactJson, formatDuration, formatResponse, type ResponseLike } from '../../../src/views/responseFormat';
 
 function response(overrides: Partial<ResponseLike> = {}): ResponseLike {
@@ -135,5 +136,22 @@ describe('responseFormat', () => {
   it('compact layout matches JSON.stringify(value, null, 2) when every container is longer than a line', () => {
     const value = { a: [1, { b: 'x' }], c: { d: null, e: [] }, f: {} };
     assert.equal(formatCompactJson(value, 1), JSON.stringify(value, null, 2));
+  });
+});
+
+describe('response tab header block and secrets', () => {
+  it('redacts a token or licence key that the server echoes in a header or a message', () => {
+    const key = `LIC${Date.now()}ECHOED`;
+    registerSecret(key);
+    const text = formatResponse(
+      response({
+        status: 401,
+        headers: { 'x-echo': `your key ${key}`, 'www-authenticate': 'Bearer realm="api", error="invalid_token"', 'authorization-key': key },
+        warnings: [`The server answered 401: key ${key} refused`],
+      }),
+    ).text;
+    const header = text.split('\n').filter((line) => line.startsWith('//')).join('\n');
+    assert.ok(!header.includes(key), header);
+    assert.ok(header.includes(`x-echo: your key ${REDACTED}`), header);
   });
 });

@@ -3,7 +3,7 @@
 // account and which tenant the extension ended up with.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { Authentication } from '../../../src/auth/register';
+import type { Authentication } from '../../../src/auth/vscode/register';
 import { SESSION_KEY_PREFIX, type StoredSession } from '../../../src/auth/sessionStore';
 import type { AccountInfo } from '../../../src/auth/types';
 import type { Sandbox } from '../../sandbox';

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Authentication } from '../../../src/auth/register';
+import type { Authentication } from '../../../src/auth/vscode/register';
 import { SESSION_KEY_PREFIX, type StoredSession } from '../../../src/auth/sessionStore';
 import { TokenClient } from '../../../src/auth/tokenClient';
 import type { AccountInfo } from '../../../src/auth/types';

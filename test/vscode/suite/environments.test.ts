@@ -8,7 +8,7 @@ import { configure, extensionExports, loadedTree, resetSettings, signInAs, start
 import { jwtClaims } from './helpers/jwtClaims';
 
 interface EnvironmentsTestApi {
-  active(): { id: string; name: string; protected: boolean; schedulers: number };
+  active(): { id: string; name: string; protected: boolean };
   statusBar(): { visible: boolean; text: string; tooltip: string[]; warning: boolean } | undefined;
   afterReload(): string;
   scheduler(): object;

@@ -6,7 +6,7 @@
 // folder): the consent flow is the one any other extension goes through, under this extension's name.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { Authentication } from '../../../src/auth/register';
+import type { Authentication } from '../../../src/auth/vscode/register';
 import type { Sandbox } from '../../sandbox';
 import { startEditorSandbox } from './helpers/editorSandbox';
 import { TENANTS, USERS, type SeedUser } from '../../sandbox/seed';

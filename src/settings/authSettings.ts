@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { EnvironmentSettings } from '../../settings/environments';
-import type { FlowSetting } from '../flows';
+import type { FlowSetting } from '../auth/flows';
+import type { EnvironmentSettings } from './environments';
 
 export interface AuthConfiguration {
   authUrl: string;

@@ -1,18 +1,20 @@
 import * as vscode from 'vscode';
-import { systemClock, type Clock } from '../common/clock';
-import type { Logger } from '../common/logger';
-import { redactingLogger } from '../common/redact';
-import type { SecretStore } from '../common/secretStore';
-import { PendingAttempts } from './pendingAttempts';
-import { SessionManager } from './sessionManager';
-import { SessionStore } from './sessionStore';
-import type { StoredSession } from './sessionStore';
-import { TokenClient, type Fetch } from './tokenClient';
-import type { AccountInfo, AuthenticationApi, SignInOptions } from './types';
-import type { EnvironmentSettings } from '../settings/environments';
-import { readAuthConfiguration as readConfiguration } from './vscode/authConfiguration';
-import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, TenantApiAuthenticationProvider } from './vscode/authenticationProvider';
-import { CALLBACK_PATH, SignInController } from './vscode/signInController';
+import { systemClock, type Clock } from '../../common/clock';
+import type { Logger } from '../../common/logger';
+import { redactingLogger } from '../../common/redact';
+import type { SecretStore } from '../../common/secretStore';
+import { parseCallbackQuery } from '../callbackParameters';
+import { PendingAttempts } from '../pendingAttempts';
+import { SessionManager } from '../sessionManager';
+import { SessionStore } from '../sessionStore';
+import type { StoredSession } from '../sessionStore';
+import { TokenClient, type Fetch } from '../tokenClient';
+import type { AccountInfo, AuthenticationApi, SignInOptions } from '../types';
+import { readAuthConfiguration as readConfiguration } from '../../settings/authSettings';
+import type { EnvironmentSettings } from '../../settings/environments';
+import { onSettingsChange } from '../../settings/editorSettings';
+import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, TenantApiAuthenticationProvider } from './authenticationProvider';
+import { CALLBACK_PATH, SignInController } from './signInController';
 
 /** globalState key of the active account's id (`sub`); the only sign-in data outside SecretStorage. */
 const ACTIVE_ACCOUNT_KEY = 'tenantApi.auth.activeAccount';
@@ -51,25 +53,7 @@ export function registerAuthentication(context: vscode.ExtensionContext, depende
   const store = new SessionStore(context.secrets, logger);
   const readAuthConfiguration = () => readConfiguration(dependencies.environment?.());
   const pending = new PendingAttempts(logger);
-
-  let client: { key: string; value: TokenClient } | undefined;
-  const tokenClient = (): TokenClient => {
-    const config = readAuthConfiguration();
-    const key = `${config.authUrl}\n${config.clientId}`;
-    if (client?.key !== key) {
-      client = {
-        key,
-        value: new TokenClient({
-          authUrl: config.authUrl,
-          clientId: config.clientId,
-          fetch: dependencies.fetch ?? ((input, init) => fetch(input, init)),
-          logger,
-          getClientSecret: () => store.getClientSecret(),
-        }),
-      };
-    }
-    return client.value;
-  };
+  const tokenClient = tokenClientFactory(store, logger, dependencies.fetch, readAuthConfiguration);
 
   const sessions = new SessionManager({
     store,
@@ -92,26 +76,17 @@ export function registerAuthentication(context: vscode.ExtensionContext, depende
     configuration: readAuthConfiguration,
   });
   const provider = new TenantApiAuthenticationProvider(sessions, (options, scopes) => controller.signIn(options, scopes));
-
-  const handleUri = (uri: vscode.Uri) => {
-    logger.info(`URI handler received ${uri.toString(true)}`);
-    if (uri.path !== CALLBACK_PATH) {
-      logger.warn(`Ignored a URI for an unknown path: ${uri.path}`);
-      return;
-    }
-    pending.handleCallback(new URLSearchParams(uri.query));
-  };
+  const handleUri = uriHandler(pending, logger);
 
   context.subscriptions.push(
     vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, provider, { supportsMultipleAccounts: true }),
     vscode.window.registerUriHandler({ handleUri }),
     provider,
     sessions,
+    onSettingsChange((affects) => {
+      if (affects('authUrl') || affects('clientId') || affects('environments')) sessions.serverChanged();
+    }),
   );
-  context.subscriptions.push(vscode.workspace.onDidChangeConfiguration((event) => {
-    const server = ['authUrl', 'clientId', 'environments'].some((name) => event.affectsConfiguration(`tenantApi.${name}`));
-    if (server) sessions.serverChanged();
-  }));
 
   // The account the user picked for API calls (an id, not a secret) survives a reload.
   const savedActive = context.globalState.get<string>(ACTIVE_ACCOUNT_KEY);
@@ -119,20 +94,56 @@ export function registerAuthentication(context: vscode.ExtensionContext, depende
   // Start reading the stored sessions now, so that activeAccount() is known soon after activation.
   void sessions.getAccounts();
 
+  const parts = { sessions, store, pending, controller, provider, logger, secrets: context.secrets, handleUri };
+  return { ...parts, ...authenticationApi(context, sessions, controller) };
+}
+
+/** One TokenClient per authorization server and client id: a new one when either setting changes. */
+function tokenClientFactory(
+  store: SessionStore,
+  logger: Logger,
+  fetchImpl: Fetch | undefined,
+  configuration: () => { authUrl: string; clientId: string },
+): () => TokenClient {
+  let client: { key: string; value: TokenClient } | undefined;
+  return () => {
+    const config = configuration();
+    const key = `${config.authUrl}\n${config.clientId}`;
+    if (client?.key !== key) {
+      client = {
+        key,
+        value: new TokenClient({
+          authUrl: config.authUrl,
+          clientId: config.clientId,
+          fetch: fetchImpl ?? ((input, init) => fetch(input, init)),
+          logger,
+          getClientSecret: () => store.getClientSecret(),
+        }),
+      };
+    }
+    return client.value;
+  };
+}
+
+function uriHandler(pending: PendingAttempts, logger: Logger): (uri: vscode.Uri) => void {
+  return (uri) => {
+    logger.info(`URI handler received ${uri.toString(true)}`);
+    if (uri.path !== CALLBACK_PATH) {
+      logger.warn(`Ignored a URI for an unknown path: ${uri.path}`);
+      return;
+    }
+    // Desktop VS Code hands over a query URI.parse already decoded; the web editor's callback page re-encodes it.
+    pending.handleCallback(parseCallbackQuery(uri.query, vscode.env.uiKind === vscode.UIKind.Web ? 'encoded' : 'decoded'));
+  };
+}
+
+/** What the rest of the extension uses: tokens, session state, sign-in and sign-out. */
+function authenticationApi(context: vscode.ExtensionContext, sessions: SessionManager, controller: SignInController): AuthenticationApi {
   const signIn = async (options: SignInOptions = {}): Promise<AccountInfo | undefined> => {
     const session: StoredSession = await controller.signIn(options);
     return session.account;
   };
-
   return {
-    sessions,
-    store,
-    pending,
-    controller,
-    provider,
-    logger,
-    secrets: context.secrets,
-    handleUri,
     onDidChangeSessions: sessions.onDidChangeSessions,
     getAccessToken: (options) => sessions.getAccessToken(options),
     getAccounts: () => sessions.getAccounts(),

@@ -1,0 +1,28 @@
+import * as vscode from 'vscode';
+import type { TenantDirectory } from '../api/tenantDirectory';
+import type { TenantApi } from '../api/types';
+import type { SessionState } from '../auth/types';
+import type { Views } from '../views';
+import type { RequestHistory } from './requestHistory';
+import type { RequestRunner } from './requestRunner';
+
+/** What every workbench command group is given. */
+export interface WorkbenchCommandContext {
+  /** src/auth's AuthenticationApi (session state and, for Copy as cURL with secrets, the token). */
+  auth: SessionState & { getAccessToken(options?: { forceRefresh?: boolean }): Promise<string> };
+  api: TenantApi;
+  /** The one cache of the accounts' tenants. */
+  tenants: TenantDirectory;
+  views: Views;
+  history: RequestHistory;
+  runner: RequestRunner;
+  /** Reads a licence key from SecretStorage, only when the user asks to include it in a cURL command. */
+  readLicenceKey?: (module: string) => Promise<string | undefined>;
+  /** The base URL shown for the base host: the active environment's (default tenantApi.baseUrl). */
+  baseUrl?: () => string;
+}
+
+/** Registers a command for the extension's lifetime. Registration does no work. */
+export function registerCommand(context: vscode.ExtensionContext, id: string, run: (...args: unknown[]) => unknown): void {
+  context.subscriptions.push(vscode.commands.registerCommand(id, run));
+}

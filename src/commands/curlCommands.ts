@@ -1,0 +1,77 @@
+import * as vscode from 'vscode';
+import { needsTenant } from '../api/routes';
+import type { TenantApi } from '../api/types';
+import { registerCommand as register, type WorkbenchCommandContext } from './commandContext';
+import { buildCurlCommand, KEY_VARIABLE, TOKEN_VARIABLE, usesMaskedVariables } from './curlCommand';
+import { pickHistoryEntry } from './historyPicker';
+import type { HistoryEntry } from './requestHistory';
+import type { LastRequest } from './requestRunner';
+
+/** tenantApi.copyAsCurl: the last request (or one from history) as a cURL command, secrets masked unless asked for. */
+export function registerCurlCommand(context: vscode.ExtensionContext, deps: WorkbenchCommandContext): void {
+  const { runner, history } = deps;
+
+  register(context, 'tenantApi.copyAsCurl', async (args?: unknown): Promise<string | undefined> => {
+    const options = (args ?? {}) as { includeSecrets?: boolean; index?: number };
+    const source =
+      typeof options.index === 'number' ? fromHistory(history.entries()[options.index], deps.api) : runner.lastRequest() ?? fromHistory(await pickHistoryEntry(history), deps.api);
+    if (!source) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Send a request first: there is nothing to copy yet.'));
+      return undefined;
+    }
+    let include = options.includeSecrets;
+    if (include === undefined) {
+      const masked = {
+        label: vscode.l10n.t('Masked'),
+        description: vscode.l10n.t('uses ${0} and ${1}', TOKEN_VARIABLE, KEY_VARIABLE),
+        include: false,
+      };
+      const withSecrets = {
+        label: vscode.l10n.t('Include the token and the licence key'),
+        description: vscode.l10n.t('anyone who sees the command can call the API as you'),
+        include: true,
+      };
+      const chosen = await vscode.window.showQuickPick([masked, withSecrets], {
+        title: vscode.l10n.t('Copy as cURL'),
+        placeHolder: `${source.method} ${source.url}`,
+      });
+      if (!chosen) return undefined;
+      include = chosen.include;
+    }
+    let token: string | undefined;
+    let licenceKey: string | undefined;
+    if (include) {
+      try {
+        token = await deps.auth.getAccessToken();
+        const module = deps.api.routeFor(source.path)?.module;
+        licenceKey = module && deps.readLicenceKey ? await deps.readLicenceKey(module) : undefined;
+      } catch (error) {
+        void vscode.window.showErrorMessage(
+          vscode.l10n.t('Could not read the token: {0}', error instanceof Error ? error.message : String(error)),
+        );
+        return undefined;
+      }
+    }
+    const command = buildCurlCommand({ method: source.method, url: source.url, headers: source.requestHeaders, body: source.bodyText }, { token, licenceKey });
+    await vscode.env.clipboard.writeText(command);
+    void vscode.window.showInformationMessage(
+      usesMaskedVariables(command)
+        ? vscode.l10n.t('cURL command copied. Set {0} and {1} in your shell before running it.', TOKEN_VARIABLE, KEY_VARIABLE)
+        : vscode.l10n.t('cURL command copied, with your token and licence key: do not share it.'),
+    );
+    return options.includeSecrets === undefined ? undefined : command;
+  });
+
+}
+
+/** A history entry as a cURL source; the headers the client adds are rebuilt from the route table. */
+function fromHistory(entry: HistoryEntry | undefined, api: TenantApi): LastRequest | undefined {
+  if (!entry?.url) return undefined;
+  const route = api.routeFor(entry.path);
+  const headers: Record<string, string> = { Accept: 'application/json', 'Content-Type': 'application/json', Authorization: '' };
+  if (route?.module) headers['Authorization-Key'] = '';
+  if (needsTenant(route) && entry.tenantId) headers['User-Tenant'] = entry.tenantId;
+  Object.assign(headers, entry.headers ?? {});
+  return { method: entry.method, path: entry.path, url: entry.url, requestHeaders: headers, bodyText: entry.body, tenantId: entry.tenantId };
+}
+

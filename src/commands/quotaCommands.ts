@@ -1,0 +1,35 @@
+import * as vscode from 'vscode';
+import { usageRows } from '../views/quotaPresentation';
+import { readQuotaThresholds } from '../settings/editorSettings';
+import { registerCommand as register, type WorkbenchCommandContext } from './commandContext';
+
+/** tenantApi.showQuota: the usage of every organization seen, and resuming a stopped one. */
+export function registerQuotaCommands(context: vscode.ExtensionContext, deps: WorkbenchCommandContext): void {
+  register(context, 'tenantApi.showQuota', async () => {
+    const rows = usageRows(deps.api.quota.readings(), {
+      now: Date.now(),
+      locale: vscode.env.language,
+      thresholds: readQuotaThresholds(),
+      isBlocked: (organization) => deps.api.quota.isBlocked(organization),
+    });
+    if (rows.length === 0) {
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('No API usage seen yet. Every response reports its organization\'s weekly usage; send a request to see it.'),
+      );
+      return;
+    }
+    const icon = { normal: 'pass', warning: 'warning', error: 'error' } as const;
+    const picked = await vscode.window.showQuickPick(
+      rows.map((row) => ({ ...row, iconPath: new vscode.ThemeIcon(icon[row.severity]) })),
+      { title: vscode.l10n.t('API usage per organization (this week)'), matchOnDescription: true },
+    );
+    if (picked && deps.api.quota.isBlocked(picked.organization)) {
+      const resume = vscode.l10n.t('Resume Calls');
+      const answer = await vscode.window.showWarningMessage(
+        vscode.l10n.t('Calls for {0} are stopped after the weekly limit was reached. Resume them?', picked.organization),
+        resume,
+      );
+      if (answer === resume) await vscode.commands.executeCommand('tenantApi.resumeOrganization', picked.organization);
+    }
+  });
+}

@@ -1,0 +1,85 @@
+import * as vscode from 'vscode';
+import type { ResourceNode, TenantNode } from '../views/tenantTreeModel';
+import { registerCommand as register, type WorkbenchCommandContext } from './commandContext';
+import { pickHistoryEntry } from './historyPicker';
+import { normalizeArgs, type NormalizedRequest } from './requestInput';
+import { FIX_RESOURCE_COMMAND, type FixResourceArgs } from './requestOutcome';
+import type { RequestSummary } from './requestRunner';
+import { askForRequest } from './sendRequestFlow';
+
+/** tenantApi.sendRequest, tenantApi.openResource (and the fix of a resource's problem), tenantApi.rerunFromHistory. */
+export function registerRequestCommands(context: vscode.ExtensionContext, deps: WorkbenchCommandContext): void {
+  const { runner, history, views } = deps;
+
+  register(context, 'tenantApi.sendRequest', async (args?: unknown): Promise<RequestSummary | undefined> => {
+    let request: NormalizedRequest | undefined;
+    if (isArgumentObject(args)) {
+      try {
+        request = normalizeArgs(args);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        void vscode.window.showErrorMessage(message);
+        const input = args as { method?: unknown; path?: unknown };
+        return { ok: false, method: String(input.method ?? ''), path: String(input.path ?? ''), warnings: [], error: { kind: 'invalidRequest', message } };
+      }
+    } else {
+      const flow = { api: deps.api, tenants: deps.tenants, activeTenant: views.activeTenant, history, baseUrl: deps.baseUrl };
+      request = await askForRequest(flow, tenantDefaults(args));
+    }
+    return request ? runner.run(request) : undefined;
+  });
+
+  register(context, 'tenantApi.openResource', async (args?: unknown): Promise<RequestSummary | undefined> => {
+    const target = resourceTarget(args);
+    if (!target) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('Open a resource from the Tenants view.'));
+      return undefined;
+    }
+    return runner.run(normalizeArgs({ method: target.method, path: target.path, tenantId: target.tenantId }), { fromTree: true });
+  });
+
+  register(context, FIX_RESOURCE_COMMAND, async (args?: unknown) => {
+    const fix = args as FixResourceArgs | undefined;
+    if (!fix?.fix) return;
+    await vscode.commands.executeCommand(fix.fix, ...(fix.fixArgs ?? []));
+    views.tree.setProblem(fix.tenantId, fix, undefined);
+    return vscode.commands.executeCommand('tenantApi.openResource', { tenantId: fix.tenantId, method: fix.method, path: fix.path });
+  });
+
+  register(context, 'tenantApi.rerunFromHistory', async (args?: unknown): Promise<RequestSummary | undefined> => {
+    const entry = typeof (args as { index?: unknown })?.index === 'number'
+      ? history.entries()[(args as { index: number }).index]
+      : await pickHistoryEntry(history);
+    if (!entry) return undefined;
+    return runner.run(
+      normalizeArgs({ method: entry.method, path: entry.path, tenantId: entry.tenantId, query: entry.query, body: entry.body, headers: entry.headers }),
+    );
+  });
+
+}
+
+/** A scripted call passes an object with a method; the view title and palette pass nothing. */
+function isArgumentObject(args: unknown): boolean {
+  return typeof args === 'object' && args !== null && !('kind' in args) && ('method' in args || 'path' in args);
+}
+
+function tenantDefaults(args: unknown): { tenantId?: string } {
+  const node = args as Partial<TenantNode> | undefined;
+  return node?.kind === 'tenant' && node.tenant ? { tenantId: node.tenant.id } : {};
+}
+
+function resourceTarget(args: unknown): { tenantId?: string; method: string; path: string } | undefined {
+  if (typeof args !== 'object' || args === null) return undefined;
+  const node = args as Partial<ResourceNode>;
+  if (node.kind === 'resource' && node.tenant && node.endpoint) {
+    return { tenantId: node.tenant.id, method: node.endpoint.method, path: node.endpoint.path };
+  }
+  const plain = args as { tenantId?: unknown; method?: unknown; path?: unknown };
+  if (typeof plain.path !== 'string') return undefined;
+  return {
+    tenantId: typeof plain.tenantId === 'string' ? plain.tenantId : undefined,
+    method: typeof plain.method === 'string' ? plain.method : 'GET',
+    path: plain.path,
+  };
+}
+

@@ -1,0 +1,30 @@
+import * as vscode from 'vscode';
+import { sanitizeThresholds, type QuotaThresholds } from '../views/quotaPresentation';
+
+/** The section every setting of the extension is under. */
+export const SETTINGS_SECTION = 'tenantApi';
+
+/** Whether a change touched `tenantApi.<key>` (or anything below it, e.g. 'quota'). */
+export type SettingsChange = (key: string) => boolean;
+
+/** Calls `listener` after any `tenantApi.*` setting changed, with a test for which ones. */
+export function onSettingsChange(listener: (affects: SettingsChange) => void): vscode.Disposable {
+  return vscode.workspace.onDidChangeConfiguration((event) => {
+    if (!event.affectsConfiguration(SETTINGS_SECTION)) return;
+    listener((key) => event.affectsConfiguration(`${SETTINGS_SECTION}.${key}`));
+  });
+}
+
+/** tenantApi.quota.warningPercent and errorPercent, brought back in range. */
+export function readQuotaThresholds(): QuotaThresholds {
+  const configuration = vscode.workspace.getConfiguration(`${SETTINGS_SECTION}.quota`);
+  return sanitizeThresholds({
+    warningPercent: configuration.get<number>('warningPercent'),
+    errorPercent: configuration.get<number>('errorPercent'),
+  });
+}
+
+/** tenantApi.baseUrl as written (shown to the user; the client reads its own trimmed copy). */
+export function readBaseUrl(): string {
+  return vscode.workspace.getConfiguration(SETTINGS_SECTION).get<string>('baseUrl') ?? '';
+}

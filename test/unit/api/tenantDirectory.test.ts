@@ -1,0 +1,202 @@
+import * as assert from 'node:assert/strict';
+import { apiErrors } from '../../../src/api/errors';
+import { recordingOrganizations, TenantDirectory, type TenantDirectoryChange } from '../../../src/api/tenantDirectory';
+import type { ApiRequest, ApiResponse, TenantApi, TenantRecord } from '../../../src/api/types';
+import type { AccountInfo } from '../../../src/auth/types';
+import { Emitter } from '../../../src/common/event';
+import { SignInRequiredError } from '../../../src/common/signInRequired';
+
+const tenant = (id: string, code: string, description: string): TenantRecord => ({
+  id,
+  codiceAmbienteDati: code,
+  descrizioneAmbienteDati: description,
+  clusterAddress: `https://${id}.example.com`,
+  usable: true,
+});
+const milano = tenant('t-mi', 'RC-MI', 'Rossi Milano');
+const torino = tenant('t-to', 'RC-TO', 'Rossi Torino');
+const verdi = tenant('t-vr', 'VR-01', 'Verdi');
+
+/** A controllable listing: each call waits until the test settles it. */
+class Harness {
+  readonly sessionChanges = new Emitter<void>();
+  active: AccountInfo | undefined = { id: 'mario', label: 'Mario', roles: [] };
+  calls = 0;
+  private pending: Array<{ resolve(tenants: TenantRecord[]): void; reject(error: unknown): void }> = [];
+  readonly changes: TenantDirectoryChange[] = [];
+  readonly directory = new TenantDirectory({
+    listTenants: () => {
+      this.calls++;
+      return new Promise((resolve, reject) => this.pending.push({ resolve, reject }));
+    },
+    sessions: { activeAccount: () => this.active, onDidChangeSessions: this.sessionChanges.event },
+  });
+
+  constructor() {
+    this.directory.onDidChange((change) => this.changes.push(change));
+  }
+
+  async answer(tenants: TenantRecord[]): Promise<void> {
+    await flush();
+    this.pending.shift()!.resolve(tenants);
+    await flush();
+  }
+
+  async fail(error: unknown): Promise<void> {
+    await flush();
+    this.pending.shift()!.reject(error);
+    await flush();
+  }
+}
+
+const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('TenantDirectory', () => {
+  it('lists an account once, shows it loading meanwhile, and says when it settled', async () => {
+    const h = new Harness();
+    assert.equal(h.directory.listing('mario'), undefined);
+    const first = h.directory.load('mario');
+    const second = h.directory.load('mario');
+    assert.deepEqual(h.directory.listing('mario'), { kind: 'loading' });
+    await h.answer([milano, torino]);
+    await Promise.all([first, second]);
+    assert.equal(h.calls, 1);
+    assert.deepEqual(h.directory.listing('mario'), { kind: 'loaded', tenants: [milano, torino] });
+    assert.deepEqual(h.changes, [{ kind: 'listings' }]);
+    assert.deepEqual(await h.directory.tenants(), [milano, torino]);
+    assert.equal(h.calls, 1, 'tenants() reads the cache');
+  });
+
+  it('lists the active account on demand and finds a tenant by id, code or description', async () => {
+    const h = new Harness();
+    const listed = h.directory.tenants();
+    await h.answer([milano, torino]);
+    assert.deepEqual(await listed, [milano, torino]);
+    assert.equal(h.directory.get('t-to'), torino);
+    assert.equal(h.directory.get('t-xx'), undefined);
+    assert.equal(h.directory.find('t-mi'), milano);
+    assert.equal(h.directory.find('rc-to'), torino);
+    assert.equal(h.directory.find(' Rossi Milano '), milano);
+    assert.equal(h.directory.find('Rossi'), undefined);
+    assert.equal(h.directory.find(''), undefined);
+    assert.equal(await h.directory.byId('t-mi'), milano);
+  });
+
+  it('lists again by id when the tenant is not cached, and returns nothing when signed out', async () => {
+    const h = new Harness();
+    const found = h.directory.byId('t-to');
+    await h.answer([milano, torino]);
+    assert.equal(await found, torino);
+    h.active = undefined;
+    h.directory.refresh();
+    assert.deepEqual(await h.directory.tenants(), []);
+    assert.equal(h.calls, 1);
+  });
+
+  it('keeps why a listing failed, with the kind the tree offers its action for', async () => {
+    const cases: Array<[unknown, { errorKind?: string; module?: string; message: RegExp }]> = [
+      [apiErrors.licenceMissing('core'), { errorKind: 'licenceMissing', module: 'core', message: /No licence key/ }],
+      [new SignInRequiredError(), { errorKind: 'auth', message: /./ }],
+      [new Error('boom'), { errorKind: undefined, message: /^boom$/ }],
+    ];
+    for (const [error, expected] of cases) {
+      const h = new Harness();
+      const listed = assert.rejects(h.directory.tenants(), (thrown: Error) => expected.message.test(thrown.message));
+      await h.fail(error);
+      await listed;
+      const listing = h.directory.listing('mario');
+      assert.ok(listing?.kind === 'error', JSON.stringify(listing));
+      assert.equal(listing.errorKind, expected.errorKind);
+      assert.equal(listing.module, expected.module);
+      assert.match(listing.message, expected.message);
+    }
+  });
+
+  it('drops the listings on refresh and on sign-in or sign-out, and ignores a listing that started before', async () => {
+    const h = new Harness();
+    void h.directory.load('mario');
+    h.directory.refresh();
+    assert.equal(h.directory.listing('mario'), undefined);
+    await h.answer([milano]);
+    assert.equal(h.directory.listing('mario'), undefined, 'a listing from before the refresh is not kept');
+    const again = h.directory.tenants();
+    await h.answer([milano, torino]);
+    assert.deepEqual(await again, [milano, torino]);
+    h.sessionChanges.fire();
+    assert.equal(h.directory.listing('mario'), undefined);
+    assert.equal(h.directory.get('t-mi'), undefined);
+    assert.deepEqual(h.changes, [{ kind: 'listings' }, { kind: 'listings' }, { kind: 'listings' }]);
+  });
+
+  it('keeps each account apart and finds the active account\'s tenants first', async () => {
+    const h = new Harness();
+    void h.directory.load('mario');
+    await h.answer([milano, { ...verdi, id: 'shared', codiceAmbienteDati: 'SH' }]);
+    h.active = { id: 'laura', label: 'Laura', roles: [] };
+    void h.directory.load('laura');
+    await h.answer([verdi, { ...torino, id: 'shared', codiceAmbienteDati: 'SH' }]);
+    assert.equal(h.directory.find('SH')?.descrizioneAmbienteDati, 'Rossi Torino');
+    assert.equal(h.directory.get('t-mi'), milano, 'another account\'s tenants are still found');
+    assert.deepEqual(await h.directory.tenants(), [verdi, { ...torino, id: 'shared', codiceAmbienteDati: 'SH' }]);
+  });
+
+  it('remembers the organization of each tenant\'s calls across a refresh, and says when it changes', () => {
+    const h = new Harness();
+    h.directory.noteOrganization('t-mi', 'Rossi');
+    h.directory.noteOrganization('t-mi', 'Rossi');
+    h.directory.refresh();
+    assert.equal(h.directory.organizationOf('t-mi'), 'Rossi');
+    h.directory.noteOrganization('t-mi', 'Verdi');
+    assert.equal(h.directory.organizationOf('t-to'), undefined);
+    assert.deepEqual(h.changes, [
+      { kind: 'organization', tenantId: 't-mi', organization: 'Rossi' },
+      { kind: 'listings' },
+      { kind: 'organization', tenantId: 't-mi', organization: 'Verdi' },
+    ]);
+  });
+});
+
+describe('recordingOrganizations', () => {
+  const usage = (organization: string) => ({ organization, used: 1, limit: 10, seenAt: 0 });
+  const response = (organization?: string): ApiResponse => ({
+    method: 'GET',
+    url: 'https://x/efat',
+    status: 200,
+    statusText: 'OK',
+    headers: {},
+    bodyText: '',
+    timeMs: 1,
+    sizeBytes: 0,
+    usage: organization ? usage(organization) : undefined,
+    requestHeaders: {},
+    attempts: 1,
+    warnings: [],
+  });
+  const client = (send: (request: ApiRequest) => Promise<ApiResponse>): TenantApi => ({
+    send,
+    listTenants: async () => [milano],
+    quota: { onDidChange: () => ({ dispose() {} }), readings: () => [], reading: () => undefined, isBlocked: () => false },
+    queue: { length: 0, onDidChange: () => ({ dispose() {} }) },
+    endpoints: () => [],
+    routeFor: () => undefined,
+  });
+
+  it('tells the directory the organization of a tenant\'s answer, an error\'s included, and nothing else', async () => {
+    const h = new Harness();
+    let next: () => Promise<ApiResponse> = async () => response('Rossi');
+    const api = recordingOrganizations(client(() => next()), h.directory);
+    await api.send({ method: 'GET', path: '/api/configurazioni' });
+    assert.equal(h.changes.length, 0, 'no tenant: nothing to learn');
+    await api.send({ method: 'GET', path: '/efat/x', tenant: milano });
+    assert.equal(h.directory.organizationOf('t-mi'), 'Rossi');
+    next = async () => {
+      throw apiErrors.weeklyQuota('Verdi', { usage: usage('Verdi') });
+    };
+    await assert.rejects(api.send({ method: 'GET', path: '/efat/x', tenant: torino }), /weekly request limit/);
+    assert.equal(h.directory.organizationOf('t-to'), 'Verdi');
+    next = async () => response();
+    await api.send({ method: 'GET', path: '/efat/x', tenant: verdi });
+    assert.equal(h.directory.organizationOf('t-vr'), undefined);
+    assert.deepEqual(await api.listTenants(), [milano]);
+  });
+});

@@ -1,0 +1,68 @@
+// Each rule of the architecture test, broken once on purpose: the check must see it.
+import * as assert from 'node:assert/strict';
+import { configurationViolations, importViolations, lengthViolations, staleExemptions } from './rules';
+import { readFacts } from './sourceFacts';
+
+describe('architecture rules', () => {
+  const cases: Array<[string, string, RegExp | undefined]> = [
+    ['src/api/x.ts', "import * as vscode from 'vscode';", /src\/api has no vscode/],
+    ['src/api/x.ts', "export type { Uri } from 'vscode';", /src\/api has no vscode/],
+    ['src/api/x.ts', "type U = import('vscode').Uri;", /src\/api has no vscode/],
+    ['src/api/x.ts', "const v = require('vscode');", /src\/api has no vscode/],
+    ['src/common/x.ts', "import type { Disposable } from 'vscode';", /src\/common has no vscode/],
+    ['src/auth/x.ts', "import { window } from 'vscode';", /src\/auth has no vscode outside/],
+    ['src/auth/vscode/x.ts', "import { window } from 'vscode';", undefined],
+    ['src/views/x.ts', "import type { HistoryEntry } from '../commands/requestHistory';", /src\/views does not import src\/commands/],
+    ['src/views/x.ts', "import { registerWorkbenchCommands } from '../commands';", /src\/views does not import src\/commands/],
+    ['src/commands/x.ts', "import type { Views } from '../views';", undefined],
+    ['src/api/x.ts', "// import * as vscode from 'vscode';\nconst s = \"import 'vscode'\";", undefined],
+  ];
+  for (const [file, text, expected] of cases) {
+    it(`${expected ? 'refuses' : 'allows'} in ${file}: ${text.split('\n')[0]}`, () => {
+      const found = importViolations([readFacts(file, text)]);
+      if (expected) {
+        assert.equal(found.length, 1, found.join('\n'));
+        assert.match(found[0], expected);
+      } else {
+        assert.deepEqual(found, []);
+      }
+    });
+  }
+
+  it('refuses a configuration read outside src/settings, and only a real one', () => {
+    const read = "const c = vscode.workspace.getConfiguration('tenantApi');";
+    assert.deepEqual(configurationViolations([readFacts('src/views/x.ts', read)]), [
+      'src/views/x.ts:1 uses getConfiguration: only src/settings reads settings (every setting is read in one place)',
+    ]);
+    const listen = "a;\nvscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('tenantApi.quota'));";
+    assert.equal(configurationViolations([readFacts('src/commands/x.ts', listen)]).length, 2);
+    assert.deepEqual(configurationViolations([readFacts('src/settings/x.ts', read)]), []);
+    const mention = "/** refreshed on onDidChangeConfiguration */\nconst s = 'getConfiguration';";
+    assert.deepEqual(configurationViolations([readFacts('src/api/x.ts', mention)]), []);
+  });
+
+  it('measures every kind of function and refuses one longer than the limit', () => {
+    const body = (n: number) => Array.from({ length: n - 2 }, (_, i) => `  const v${i} = ${i};`).join('\n');
+    const text = [
+      `function short() {\n${body(80)}\n}`,
+      `function long() {\n${body(81)}\n}`,
+      `const arrow = () => {\n${body(81)}\n};`,
+      `class K {\n  method() {\n${body(81)}\n  }\n}`,
+    ].join('\n');
+    const found = lengthViolations([readFacts('src/x.ts', text)], 80, []);
+    assert.deepEqual(
+      found.map((line) => line.replace(/:\d+/, '')),
+      ['src/x.ts long is 81 lines (at most 80)', 'src/x.ts arrow is 81 lines (at most 80)', 'src/x.ts method is 81 lines (at most 80)'],
+    );
+  });
+
+  it('exempts only the functions listed, and calls an exemption stale once its function is short', () => {
+    const body = Array.from({ length: 90 }, (_, i) => `  const v${i} = ${i};`).join('\n');
+    const long = readFacts('src/x.ts', `function execute() {\n${body}\n}\nfunction other() {\n${body}\n}`);
+    const exemptions = [{ file: 'src/x.ts', name: 'execute', why: 'being split' }];
+    assert.deepEqual(lengthViolations([long], 80, exemptions).map((line) => line.split(' ')[1]), ['other']);
+    assert.deepEqual(staleExemptions([long], 80, exemptions), []);
+    const short = readFacts('src/x.ts', 'function execute() {\n  return 1;\n}');
+    assert.equal(staleExemptions([short], 80, exemptions).length, 1);
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * The boundaries of src/, as data: each rule says which files it covers, what they must not import,
+ * and why. The architecture test applies them to every file; rules.test.ts breaks each one on purpose.
+ */
+import type { SourceFacts } from './sourceFacts';
+
+export interface ImportRule {
+  name: string;
+  why: string;
+  /** Files the rule covers (repository-relative path). */
+  covers: (file: string) => boolean;
+  /** An import target the covered files must not use. */
+  forbids: (target: string) => boolean;
+}
+
+const under = (folder: string) => (file: string) => file === folder || file.startsWith(`${folder}/`);
+
+export const IMPORT_RULES: readonly ImportRule[] = [
+  {
+    name: 'src/api has no vscode',
+    why: 'the API client takes a clock, a secret store and a fetch as parameters and is unit-tested in plain Node',
+    covers: under('src/api'),
+    forbids: (target) => target === 'vscode',
+  },
+  {
+    name: 'src/common has no vscode',
+    why: 'shared interfaces every layer uses, the Node-only ones included',
+    covers: under('src/common'),
+    forbids: (target) => target === 'vscode',
+  },
+  {
+    name: 'src/auth has no vscode outside src/auth/vscode',
+    why: 'sign-in logic is tested in plain Node; only the provider, the sign-in UI and their registration touch the editor',
+    covers: (file) => under('src/auth')(file) && !under('src/auth/vscode')(file),
+    forbids: (target) => target === 'vscode',
+  },
+  {
+    name: 'src/views does not import src/commands',
+    why: 'commands use views, never the other way round, so a view can be reused by any command',
+    covers: under('src/views'),
+    forbids: under('src/commands'),
+  },
+];
+
+/** About 80 lines, as the team's guide says; a function longer than this does more than one thing. */
+export const MAX_FUNCTION_LINES = 80;
+
+export function importViolations(facts: readonly SourceFacts[], rules: readonly ImportRule[] = IMPORT_RULES): string[] {
+  const found: string[] = [];
+  for (const file of facts) {
+    for (const rule of rules) {
+      if (!rule.covers(file.file)) continue;
+      for (const used of file.imports) {
+        if (rule.forbids(used.target)) found.push(`${file.file}:${used.line} imports '${used.specifier}': ${rule.name} (${rule.why})`);
+      }
+    }
+  }
+  return found;
+}
+
+export function configurationViolations(facts: readonly SourceFacts[]): string[] {
+  return facts
+    .filter(({ file }) => !file.startsWith('src/settings/'))
+    .flatMap(({ file, configurationUses }) =>
+      configurationUses.map(({ name, line }) => `${file}:${line} uses ${name}: only src/settings reads settings (every setting is read in one place)`),
+    );
+}
+
+export interface LengthExemption {
+  file: string;
+  name: string;
+  why: string;
+}
+
+/**
+ * Functions known to be too long that another branch is splitting now. Each must still be too long:
+ * the test fails on a stale entry, so the list empties itself as that work lands.
+ */
+export const LENGTH_EXEMPTIONS: readonly LengthExemption[] = [];
+
+const exempt = (file: string, name: string, exemptions: readonly LengthExemption[]) =>
+  exemptions.some((entry) => entry.file === file && entry.name === name);
+
+export function lengthViolations(
+  facts: readonly SourceFacts[],
+  max = MAX_FUNCTION_LINES,
+  exemptions: readonly LengthExemption[] = LENGTH_EXEMPTIONS,
+): string[] {
+  return facts.flatMap((file) =>
+    file.functions
+      .filter((fn) => fn.lines > max && !exempt(file.file, fn.name, exemptions))
+      .map((fn) => `${file.file}:${fn.line} ${fn.name} is ${fn.lines} lines (at most ${max})`),
+  );
+}
+
+/** Exemptions whose function is no longer too long (or no longer exists): remove them. */
+export function staleExemptions(
+  facts: readonly SourceFacts[],
+  max = MAX_FUNCTION_LINES,
+  exemptions: readonly LengthExemption[] = LENGTH_EXEMPTIONS,
+): string[] {
+  return exemptions
+    .filter((entry) => !facts.some((file) => file.file === entry.file && file.functions.some((fn) => fn.name === entry.name && fn.lines > max)))
+    .map((entry) => `${entry.file} ${entry.name} is no longer longer than ${max} lines: remove its exemption`);
+}

@@ -1,0 +1,115 @@
+import * as assert from 'node:assert/strict';
+import { apiErrors, type ApiError } from '../../../src/api/errors';
+import type { ApiErrorKind, ApiResponse } from '../../../src/api/types';
+import {
+  FIX_RESOURCE_COMMAND,
+  OUTCOMES,
+  outcomeOfError,
+  outcomeOfResponse,
+  type NextAction,
+  type OutcomeRequest,
+} from '../../../src/commands/requestOutcome';
+
+const request: OutcomeRequest = { method: 'GET', path: '/efat/api/v1/ditte', tenantId: 't-mi', preview: true };
+const details = { method: 'GET', url: 'https://c1.example.com/efat/api/v1/ditte', status: 403 };
+const answer = (status: number, statusText: string): ApiResponse => ({
+  method: 'GET',
+  url: details.url,
+  status,
+  statusText,
+  headers: {},
+  bodyText: '{"error":"x"}',
+  timeMs: 5,
+  sizeBytes: 13,
+  requestHeaders: {},
+  attempts: 1,
+  warnings: [],
+});
+
+/** A button as one short string: `Label -> command(args)` or `Label -> resend{...}`. */
+function shown(next: NextAction): string {
+  return 'command' in next ? `${next.label} -> ${next.command}(${next.args.join(',')})` : `${next.label} -> resend${JSON.stringify(next.resend)}`;
+}
+
+describe('request outcome', () => {
+  // error, buttons of the notification, tree problem (message -> what the item runs), notified
+  const table: Array<[ApiError, string[], string | undefined, boolean]> = [
+    [apiErrors.signInRequired(), ['Sign In -> tenantApi.signIn()'], 'sign-in needed -> fix tenantApi.signIn() then reopen', true],
+    [apiErrors.unauthorizedAfterRefresh(details), ['Sign In -> tenantApi.signIn()'], 'sign-in needed -> fix tenantApi.signIn() then reopen', true],
+    [apiErrors.licenceMissing('efat'), ['Set Licence Key -> tenantApi.setLicenceKey(efat)'], 'licence key missing -> fix tenantApi.setLicenceKey(efat) then reopen', true],
+    [apiErrors.licenceWrongModule('efat', details), ['Set Licence Key -> tenantApi.setLicenceKey(efat)'], 'licence key refused -> fix tenantApi.setLicenceKey(efat) then reopen', true],
+    [apiErrors.licenceUnknown(undefined, details), ['Set Licence Key -> tenantApi.setLicenceKey()'], 'licence key refused -> fix tenantApi.setLicenceKey() then reopen', true],
+    [apiErrors.weeklyQuota('Rossi', details), ['Resume Calls -> tenantApi.resumeOrganization(Rossi)', 'Show API Usage -> tenantApi.showQuota()'], 'weekly quota reached -> tenantApi.showQuota()', true],
+    [apiErrors.organizationStopped('Rossi'), ['Resume Calls -> tenantApi.resumeOrganization(Rossi)', 'Show API Usage -> tenantApi.showQuota()'], 'weekly quota reached -> tenantApi.showQuota()', true],
+    [apiErrors.quotaReached('Rossi', 10, 10), ['Send Anyway -> resend{"sendOverQuota":true}', 'Show API Usage -> tenantApi.showQuota()'], 'weekly quota reached -> tenantApi.showQuota()', true],
+    [apiErrors.hostNotAllowed('The host x is not allowed.', details), ['Open Settings -> workbench.action.openSettings(tenantApi.allowedHosts)'], undefined, true],
+    [apiErrors.invalidRequest('no base URL'), ['Open Settings -> workbench.action.openSettings(tenantApi)'], undefined, true],
+    [apiErrors.rateLimit('second', details), ['Retry -> resend{}'], undefined, true],
+    [apiErrors.network('reset', details), ['Retry -> resend{}'], undefined, true],
+    [apiErrors.timeout(30, details), ['Retry -> resend{}'], undefined, true],
+    [apiErrors.queueFull(1000), ['Retry -> resend{}'], undefined, true],
+    [apiErrors.tenantRequired('/efat/x'), [], undefined, true],
+    [apiErrors.cancelled(), [], undefined, false],
+    [apiErrors.http(404, 'Not Found', 'Unknown path', { ...details, response: answer(404, 'Not Found') }), [], undefined, false],
+    [apiErrors.http(502, 'Bad Gateway', undefined, { ...details, bodyText: 'upstream' }), [], undefined, false],
+    [apiErrors.http(500, 'Internal Server Error', undefined, details), [], undefined, true],
+  ];
+
+  for (const [error, buttons, problem, notified] of table) {
+    it(`${error.kind}: ${error.message.slice(0, 60)}`, () => {
+      const outcome = outcomeOfError(error, request);
+      assert.equal(outcome.ok, false);
+      assert.equal(outcome.kind, error.kind);
+      assert.equal(outcome.summary, error.message);
+      assert.equal(outcome.notify, notified);
+      assert.deepEqual(outcome.actions.map(shown), buttons);
+      if (!problem) {
+        assert.equal(outcome.treeProblem, 'keep');
+        return;
+      }
+      assert.ok(typeof outcome.treeProblem === 'object', String(outcome.treeProblem));
+      const { message, action } = outcome.treeProblem.set;
+      assert.ok(action);
+      if (action.command === FIX_RESOURCE_COMMAND) {
+        const [fix] = action.args as Array<{ tenantId: string; method: string; path: string; fix: string; fixArgs: unknown[] }>;
+        assert.deepEqual([fix.tenantId, fix.method, fix.path], ['t-mi', 'GET', '/efat/api/v1/ditte']);
+        assert.equal(`${message} -> fix ${fix.fix}(${fix.fixArgs.join(',')}) then reopen`, problem);
+        assert.equal(action.title, outcome.actions[0].label, 'the item and the first button say the same');
+      } else {
+        assert.equal(`${message} -> ${action.command}(${(action.args ?? []).join(',')})`, problem);
+      }
+    });
+  }
+
+  it('covers every error kind', () => {
+    const kinds = new Set(table.map(([error]) => error.kind));
+    assert.deepEqual([...kinds].sort(), (Object.keys(OUTCOMES) as ApiErrorKind[]).sort());
+  });
+
+  it('shows the server\'s error answer in its tab instead of a notification, but notifies a scripted call', () => {
+    const error = apiErrors.http(404, 'Not Found', 'Unknown path', { ...details, response: answer(404, 'Not Found') });
+    assert.equal(outcomeOfError(error, request).notify, false);
+    assert.equal(outcomeOfError(error, { ...request, preview: false }).notify, true);
+  });
+
+  it('marks no resource when no tenant was called', () => {
+    assert.equal(outcomeOfError(apiErrors.licenceMissing('core'), { ...request, tenantId: undefined }).treeProblem, 'keep');
+  });
+
+  it('says what any other failure was, with no action, and leaves the tree as it is', () => {
+    assert.deepEqual(outcomeOfError(new TypeError('bad state'), request), {
+      ok: false,
+      kind: 'unknown',
+      summary: 'bad state',
+      notify: true,
+      actions: [],
+      treeProblem: 'keep',
+    });
+    assert.equal(outcomeOfError('plain text', request).summary, 'plain text');
+  });
+
+  it('clears the resource\'s problem on an answer, and sums it up in one line', () => {
+    assert.deepEqual(outcomeOfResponse(answer(200, 'OK')), { ok: true, kind: 'response', summary: '200 OK', notify: false, actions: [], treeProblem: 'clear' });
+    assert.equal(outcomeOfResponse(answer(304, '')).summary, '304');
+  });
+});
