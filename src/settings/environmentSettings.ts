@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../common/logger';
 import { EnvironmentState } from './activeEnvironment';
-import { parseEnvironments, type EnvironmentList, type EnvironmentSettings } from './environments';
+import { ENVIRONMENTS_SETTING, parseEnvironments, type EnvironmentList, type EnvironmentSettings } from './environments';
 
 const DEFAULT_CLIENT_ID = 'tenant-api-workbench';
 const DEFAULT_SCOPES = ['openid', 'profile', 'offline_access', 'api'];
@@ -29,6 +29,13 @@ export function readEnvironmentList(): EnvironmentList {
   return parseEnvironments(section.get<unknown>('environments'), defaults);
 }
 
+async function offerSettings(message: string): Promise<void> {
+  const open = vscode.l10n.t('Open Settings');
+  if ((await vscode.window.showWarningMessage(message, open)) === open) {
+    await vscode.commands.executeCommand('workbench.action.openSettings', ENVIRONMENTS_SETTING);
+  }
+}
+
 /**
  * The environments and the active one, following the settings. Problems in tenantApi.environments
  * go to the log, and once per new set of problems to a warning that opens the setting.
@@ -43,10 +50,7 @@ export function watchEnvironments(context: vscode.ExtensionContext, logger: Logg
     if (key === reported) return;
     reported = key;
     if (problems.length === 0) return;
-    const open = vscode.l10n.t('Open Settings');
-    void vscode.window
-      .showWarningMessage(vscode.l10n.t('Part of the setting tenantApi.environments is ignored: {0}', problems.join(' ')), open)
-      .then((choice) => choice === open && vscode.commands.executeCommand('workbench.action.openSettings', 'tenantApi.environments'));
+    void offerSettings(vscode.l10n.t('Part of the setting tenantApi.environments is ignored: {0}', problems.join(' ')));
   };
   report();
   context.subscriptions.push(
