@@ -192,6 +192,24 @@ describe('environments', function () {
     assert.notEqual(environments.scheduler(), alphaScheduler);
   });
 
+  it('switches from the status bar item through the quick pick, and from the Tenants view title', async () => {
+    await switchTo('Default');
+    const item = '[id="tenant-api.tenant-api-workbench.tenantApi.environment"]';
+    await driver.waitFor(`${item}:has-text("Default")`, { timeoutMs: 10_000 });
+    await driver.click(item);
+    await driver.waitFor('.quick-input-widget .monaco-list-row:has-text("Alpha tests")', { timeoutMs: 10_000 });
+    await driver.click('.quick-input-widget .monaco-list-row:has-text("Beta")');
+    await waitFor(() => environments.active().name === 'Beta' || undefined, { what: 'Beta active after the pick' });
+    await driver.waitFor(`${item}:has-text("Beta")`, { timeoutMs: 10_000 });
+
+    await vscode.commands.executeCommand('tenantApi.tenants.focus');
+    await driver.click('[id="workbench.parts.sidebar"] .action-label[aria-label^="Switch Environment"]', { timeoutMs: 10_000 });
+    await driver.waitFor('.quick-input-widget .monaco-list-row:has-text("Default")', { timeoutMs: 10_000 });
+    await driver.click('.quick-input-widget .monaco-list-row:has-text("Default")');
+    await waitFor(() => environments.active().name === 'Default' || undefined, { what: 'Default active after the pick' });
+    await vscode.commands.executeCommand('workbench.view.explorer');
+  });
+
   it('a window reload keeps the active environment', async () => {
     await switchTo('Beta');
     assert.equal(environments.afterReload(), 'Beta');
