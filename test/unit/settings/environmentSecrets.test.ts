@@ -3,7 +3,8 @@ import { LicenceKeyStore, licenceSecretName } from '../../../src/api/licenceKeyS
 import { SessionStore, type StoredSession } from '../../../src/auth/sessionStore';
 import { silentLogger } from '../../../src/common/logger';
 import type { SecretStore } from '../../../src/common/secretStore';
-import { environmentSecrets, migrateLegacySecrets } from '../../../src/settings/environmentSecrets';
+import { environmentSecrets, knownModules, migrateLegacySecrets } from '../../../src/settings/environmentSecrets';
+import { parseEnvironments } from '../../../src/settings/environments';
 import { InMemorySecretStore } from '../../helpers/inMemorySecretStore';
 
 function session(sub: string, updatedAt: number, accessToken = `at-${sub}-${updatedAt}`): StoredSession {
@@ -139,5 +140,11 @@ describe('environment secrets: the migration of the keys before environments', (
     assert.equal(secrets.values.get('tenantApi.auth.sessions'), 'not json');
     assert.equal(secrets.values.get('tenantApi.env/@prod/licenceKey.core'), 'PROD-KEY');
     assert.equal(secrets.values.size, 2);
+  });
+
+  it('looks for the modules of the built-in routes and of every environment\'s routes', () => {
+    const defaults = { authUrl: '', baseUrl: '', clientId: 'app', scopes: ['openid'], allowedHosts: [], routes: [{ prefix: '/hr/', host: 'base', module: 'hr' }], endpoints: [], variables: {} };
+    const { environments } = parseEnvironments([{ name: 'CRM', routes: [{ prefix: '/crm/', host: 'base', module: 'crm' }] }], defaults);
+    assert.deepEqual(knownModules(environments).sort(), ['core', 'crm', 'efat', 'hr']);
   });
 });
