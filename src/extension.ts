@@ -89,7 +89,8 @@ interface SharedParts {
 /** The active environment's parts (sign-in, client, tenants, commands, views), in its own extension context. */
 function buildEnvironment(scoped: vscode.ExtensionContext, environment: () => Environment, { log, schedulers, quotas, views: shared }: SharedParts) {
   const settings = () => environment().settings;
-  const auth = registerAuthentication(scoped, { log, environment: settings });
+  const named = () => (environment().isDefault ? {} : { name: environment().name });
+  const auth = registerAuthentication(scoped, { log, environment: () => ({ ...settings(), ...named() }) });
   const api = createTenantApi({
     secrets: scoped.secrets,
     tokens: auth,

@@ -9,6 +9,8 @@ export interface AuthConfiguration {
   signInFlow: FlowSetting;
   timeoutSeconds: number;
   refreshSkewSeconds: number;
+  /** The named environment these values come from; undefined for the top-level settings. */
+  environmentName?: string;
 }
 
 const DEFAULT_SCOPES = ['openid', 'profile', 'offline_access', 'api'];
@@ -18,7 +20,7 @@ const FLOWS: FlowSetting[] = ['auto', 'uriHandler', 'loopback', 'deviceCode'];
  * The tenantApi.* settings sign-in reads, repaired where a value is unusable. An environment's
  * authUrl, clientId and scopes (already overlaid on the top-level ones) replace the top-level values.
  */
-export function readAuthConfiguration(environment?: Pick<EnvironmentSettings, 'authUrl' | 'clientId' | 'scopes'>): AuthConfiguration {
+export function readAuthConfiguration(environment?: Pick<EnvironmentSettings, 'authUrl' | 'clientId' | 'scopes'> & { name?: string }): AuthConfiguration {
   const config = vscode.workspace.getConfiguration('tenantApi');
   const scopes = config.get<unknown>('scopes');
   const flow = config.get<string>('signInFlow', 'auto') as FlowSetting;
@@ -34,20 +36,43 @@ export function readAuthConfiguration(environment?: Pick<EnvironmentSettings, 'a
     timeoutSeconds: number('signInTimeoutSeconds', 300, 1),
     refreshSkewSeconds: number('refreshSkewSeconds', 60, 0),
   };
-  return environment ? { ...own, authUrl: environment.authUrl, clientId: environment.clientId, scopes: [...environment.scopes] } : own;
+  if (!environment) return own;
+  return { ...own, authUrl: environment.authUrl, clientId: environment.clientId, scopes: [...environment.scopes], environmentName: environment.name };
 }
 
-/** A clear error when the authorization server is not configured or not a usable URL. */
-export function checkAuthUrl(authUrl: string): string | undefined {
-  if (!authUrl) return vscode.l10n.t('Set tenantApi.authUrl to the address of the authorization server first.');
+/** Whether an authorization server address can be used: https, or http on this computer. */
+function authUrlShape(authUrl: string): 'ok' | 'invalid' | 'insecure' {
   try {
     const url = new URL(authUrl);
     const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-      return vscode.l10n.t('tenantApi.authUrl must use https (plain http only for 127.0.0.1 or localhost): {0}', authUrl);
-    }
+    return url.protocol === 'https:' || (url.protocol === 'http:' && loopback) ? 'ok' : 'insecure';
   } catch {
-    return vscode.l10n.t('tenantApi.authUrl is not a valid URL: {0}', authUrl);
+    return 'invalid';
   }
-  return undefined;
+}
+
+/** A clear error when the authorization server is not configured or not a usable URL, naming the setting to fix. */
+export function checkAuthUrl(authUrl: string, environmentName?: string): string | undefined {
+  if (environmentName !== undefined) return checkEnvironmentAuthUrl(authUrl, environmentName);
+  if (!authUrl) return vscode.l10n.t('Set tenantApi.authUrl to the address of the authorization server first.');
+  switch (authUrlShape(authUrl)) {
+    case 'insecure':
+      return vscode.l10n.t('tenantApi.authUrl must use https (plain http only for 127.0.0.1 or localhost): {0}', authUrl);
+    case 'invalid':
+      return vscode.l10n.t('tenantApi.authUrl is not a valid URL: {0}', authUrl);
+    default:
+      return undefined;
+  }
+}
+
+function checkEnvironmentAuthUrl(authUrl: string, name: string): string | undefined {
+  if (!authUrl) return vscode.l10n.t('Set "authUrl" of the environment "{0}" in tenantApi.environments (or tenantApi.authUrl) first.', name);
+  switch (authUrlShape(authUrl)) {
+    case 'insecure':
+      return vscode.l10n.t('The "authUrl" of the environment "{0}" must use https (plain http only for 127.0.0.1 or localhost): {1}', name, authUrl);
+    case 'invalid':
+      return vscode.l10n.t('The "authUrl" of the environment "{0}" is not a valid URL: {1}', name, authUrl);
+    default:
+      return undefined;
+  }
 }

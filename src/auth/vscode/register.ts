@@ -25,7 +25,7 @@ export interface AuthenticationDependencies {
   fetch?: Fetch;
   clock?: Clock;
   /** The environment's settings now (its authUrl, clientId and scopes); default the top-level ones. */
-  environment?: () => EnvironmentSettings;
+  environment?: () => EnvironmentSettings & { name?: string };
 }
 
 /** What registerAuthentication returns: the AuthenticationApi plus the pieces tests and commands use. */

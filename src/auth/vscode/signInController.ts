@@ -87,7 +87,7 @@ export class SignInController {
   private async run(signInOptions: SignInOptions, scopes: readonly string[], replaced: AbortSignal): Promise<StoredSession> {
     replaced.addEventListener('abort', () => this.options.logger.info('Sign-in replaced by a newer sign-in with other options.'), { once: true });
     const config = this.configuration();
-    const problem = checkAuthUrl(config.authUrl);
+    const problem = checkAuthUrl(config.authUrl, config.environmentName);
     if (problem) throw new Error(problem);
     const tokenClient = this.options.tokenClient();
     const environment = await this.environment(tokenClient);

@@ -210,6 +210,18 @@ describe('environments', function () {
     await vscode.commands.executeCommand('workbench.view.explorer');
   });
 
+  it('a sign-in in an environment with an unusable authUrl says which environment to fix', async () => {
+    await configure({ environments: [betaEnvironment(), { name: 'Alpha tests', protected: true }, { name: 'Broken', authUrl: 'http://auth.example.com' }] });
+    try {
+      await switchTo('Broken');
+      const { auth } = (await extensionExports()) as { auth: { signIn(): Promise<unknown> } };
+      await assert.rejects(auth.signIn(), /The "authUrl" of the environment "Broken" must use https .*: http:\/\/auth\.example\.com/);
+    } finally {
+      await switchTo('Default');
+      await configure({ environments: [betaEnvironment(), { name: 'Alpha tests', protected: true }] });
+    }
+  });
+
   it('a window reload keeps the active environment', async () => {
     await switchTo('Beta');
     assert.equal(environments.afterReload(), 'Beta');
