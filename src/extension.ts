@@ -8,6 +8,7 @@ import { registerEnvironmentCommands } from './commands/environmentCommands';
 import { registerWorkbenchCommands } from './commands';
 import { registerLicenceKeyCommands } from './commands/licenceKeyCommands';
 import { protectedCallPrompt } from './commands/protectedCallPrompt';
+import { registerRequestFiles } from './requestFiles/vscode/register';
 import { workbenchTestApi } from './commands/workbenchTestApi';
 import { activationExports } from './common/activationExports';
 import { delegateTo } from './common/delegate';
@@ -55,11 +56,20 @@ export async function activate(context: vscode.ExtensionContext) {
   const statusBar = new EnvironmentStatusBar(environments);
   context.subscriptions.push(scopes, statusBar);
   registerEnvironmentCommands(context, environments);
+  // Request files follow the active environment at each use (its client, tenants, settings, variables),
+  // so their editors, CodeLens and response tabs stay open across a switch.
+  const active = () => scopes.current();
+  registerRequestFiles(context, {
+    api: delegateTo(() => active().apiClient),
+    settings: () => active().apiSettings(),
+    tenants: { list: () => active().tenants.tenants(), active: () => active().views.activeTenant.get() },
+    history: () => active().commands.history.entries(),
+    environment: () => environments.active().settings.variables,
+  });
 
   // For the in-editor tests only (development and test runs): nothing secret is exported in production.
   // They follow a switch of environment (a test may keep the object).
   const testHooksAllowed = context.extensionMode !== vscode.ExtensionMode.Production;
-  const active = () => scopes.current();
   return activationExports(testHooksAllowed, () => ({
     auth: delegateTo(() => active().auth),
     licenceKeys: delegateTo(() => active().licenceKeys),
@@ -91,10 +101,11 @@ function buildEnvironment(scoped: vscode.ExtensionContext, environment: () => En
   const settings = () => environment().settings;
   const named = () => (environment().isDefault ? {} : { name: environment().name });
   const auth = registerAuthentication(scoped, { log, environment: () => ({ ...settings(), ...named() }) });
+  const apiSettings = watchApiSettings(scoped, settings);
   const api = createTenantApi({
     secrets: scoped.secrets,
     tokens: auth,
-    settings: watchApiSettings(scoped, settings),
+    settings: apiSettings,
     logger: auth.logger,
     scheduler: schedulers.get(applicationKey(settings())),
     quota: quotas.get(environment().id),
@@ -122,7 +133,8 @@ function buildEnvironment(scoped: vscode.ExtensionContext, environment: () => En
     baseUrl: () => settings().baseUrl,
     logger: auth.logger,
   });
-  return { auth, licenceKeys: api.licenceKeys, client: api.client, workbench: workbenchTestApi(views, commands) };
+  const workbench = workbenchTestApi(views, commands);
+  return { auth, licenceKeys: api.licenceKeys, client: api.client, apiClient: client, apiSettings, tenants, views, commands, workbench };
 }
 
 export function deactivate(): void {}

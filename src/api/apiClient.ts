@@ -220,7 +220,7 @@ export class ApiClient implements TenantApi {
     const maxRetries = Math.max(0, Math.floor(settings.maxRetries));
     const organization = prepared.licence?.organization;
     const call = new CallProgress(prepared);
-    const token = new CallToken(this.accessToken);
+    const token = new CallToken(this.accessToken, this.clock);
 
     for (;;) {
       const { outcome, response, failure } = await this.attempt(call, token, request, timeoutMs);

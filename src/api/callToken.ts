@@ -1,3 +1,4 @@
+import type { Clock } from '../common/clock';
 import * as l10n from '../common/l10n';
 import { isSignInRequired } from '../common/signInRequired';
 import { ApiError, apiErrors } from './errors';
@@ -19,9 +20,14 @@ export class SharedAccessToken {
   async current(details: ApiErrorDetails): Promise<string> {
     if (this.refreshing) await this.refreshing;
     const token = await accessToken(this.source, false, details);
-    const known = this.lastRefresh;
     // A source that still hands out the refused token (its refresh not stored yet): use the refresh's.
-    return known && token === known.refused ? mapTokenErrors(known.result, true, details) : token;
+    return (await this.replacement(token, details)) ?? token;
+  }
+
+  /** The refresh of `token` when it was refused (by any call), else undefined. */
+  async replacement(token: string, details: ApiErrorDetails): Promise<string | undefined> {
+    const known = this.lastRefresh;
+    return known && token === known.refused ? mapTokenErrors(known.result, true, details) : undefined;
   }
 
   /** After a 401 for `refused`: the one refresh of that token, shared by every call that sent it. */
@@ -46,22 +52,41 @@ export class SharedAccessToken {
   }
 }
 
-/** The token one call sends: taken as it leaves the queue, or the refresh after its 401. */
+/** A call that waited this long since it took its token takes it again (it may have been refreshed meanwhile). */
+const LONG_WAIT_MS = 30_000;
+
+/**
+ * The token one call sends: taken when it first leaves the queue; its later attempts (retries,
+ * redirects) send the same one, unless it was refused meanwhile (then its refresh) or it was taken
+ * long ago.
+ */
 export class CallToken {
-  private sent = '';
+  private sent: string | undefined;
+  private takenAt = 0;
   private afterRefresh: string | undefined;
 
-  constructor(private readonly shared: SharedAccessToken) {}
+  constructor(
+    private readonly shared: SharedAccessToken,
+    private readonly clock: Clock,
+  ) {}
 
   async forSend(details: ApiErrorDetails): Promise<string> {
-    const token = this.afterRefresh ?? (await this.shared.current(details));
+    let token = this.afterRefresh;
     this.afterRefresh = undefined;
+    if (token === undefined && this.sent !== undefined && this.clock.monotonic() - this.takenAt <= LONG_WAIT_MS) {
+      token = (await this.shared.replacement(this.sent, details)) ?? this.sent;
+    }
+    if (token === undefined) {
+      token = await this.shared.current(details);
+      this.takenAt = this.clock.monotonic();
+    }
     this.sent = token;
     return token;
   }
 
   async refresh(details: ApiErrorDetails): Promise<void> {
-    this.afterRefresh = await this.shared.refreshed(this.sent, details);
+    this.afterRefresh = await this.shared.refreshed(this.sent ?? '', details);
+    this.takenAt = this.clock.monotonic();
   }
 }
 

@@ -28,3 +28,8 @@ export function readQuotaThresholds(): QuotaThresholds {
 export function readBaseUrl(): string {
   return vscode.workspace.getConfiguration(SETTINGS_SECTION).get<string>('baseUrl') ?? '';
 }
+
+/** tenantApi.requestFiles.codeLens: whether request files show our CodeLenses. */
+export function readRequestFilesCodeLens(): boolean {
+  return vscode.workspace.getConfiguration(SETTINGS_SECTION).get<boolean>('requestFiles.codeLens', true);
+}

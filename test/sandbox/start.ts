@@ -16,6 +16,8 @@ import { sandboxEnvironmentSettings, summaryText } from './summary';
 import type { Sandbox, SandboxOptions } from './types';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
+/** The workspace the editor opens: the example request files for the sandbox. */
+const requestsFolder = path.join(__dirname, 'requests');
 const say = (message: string) => process.stdout.write(`${message}\n`);
 
 function onPath(command: string): string | undefined {
@@ -70,7 +72,7 @@ async function runDesktop(code: string, options: SandboxOptions): Promise<void> 
   say(summaryText(sandbox));
   say(`\nOpening VS Code (${code}) with the extension from ${repoRoot} and a throwaway profile in ${userDataDir}.`);
   say('Close that window or press Ctrl+C here to stop.');
-  const child = spawn(code, ['--wait', '--new-window', `--extensionDevelopmentPath=${repoRoot}`, `--user-data-dir=${userDataDir}`], { stdio: 'inherit' });
+  const child = spawn(code, ['--wait', '--new-window', `--extensionDevelopmentPath=${repoRoot}`, `--user-data-dir=${userDataDir}`, requestsFolder], { stdio: 'inherit' });
   const cleanup = async () => {
     if (child.exitCode === null) child.kill('SIGTERM');
     await sandbox.close();
@@ -98,7 +100,7 @@ async function runBrowser(options: SandboxOptions): Promise<void> {
     await server?.stop();
     await sandbox.close();
   });
-  server = await startCodeServer({ settings: sandboxEnvironmentSettings(sandbox), port });
+  server = await startCodeServer({ settings: sandboxEnvironmentSettings(sandbox), port, folder: requestsFolder });
   const url = server.workbenchUrl([['extensionDevelopmentPath', server.remoteUri(repoRoot)]]);
   say(`\nOpen this URL in a browser on this machine (Chromium: /usr/bin/chromium):\n\n  ${url}\n`);
   say('Sign in with one of the users above. Press Ctrl+C here to stop everything.');

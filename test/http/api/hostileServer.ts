@@ -14,6 +14,8 @@ export interface HostileServer {
   url: string;
   /** Requests received so far, by behaviour. */
   received: Record<HostileBehaviour, number>;
+  /** Every request received: method and X-Call-Id header. */
+  requests: Array<{ method: string; callId?: string }>;
   /** Connections the server still holds open. */
   openConnections(): number;
   close(): Promise<void>;
@@ -23,8 +25,10 @@ export interface HostileServer {
 export async function startHostileServer(): Promise<HostileServer> {
   const received: Record<HostileBehaviour, number> = { silent: 0, stall: 0, trickle: 0, ok: 0 };
   const timers = new Set<NodeJS.Timeout>();
+  const requests: HostileServer['requests'] = [];
   const server: Server = createServer((request, response) => {
     const behaviour = (request.url ?? '').split('?')[0].split('/').pop() as HostileBehaviour;
+    requests.push({ method: request.method ?? '', callId: request.headers['x-call-id'] as string | undefined });
     request.resume();
     request.on('end', () => {
       if (behaviour in received) received[behaviour]++;
@@ -40,6 +44,7 @@ export async function startHostileServer(): Promise<HostileServer> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     received,
+    requests,
     openConnections: () => open,
     async close() {
       for (const timer of timers) clearInterval(timer);

@@ -1,41 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { setMaxListeners } from 'node:events';
-import * as v8 from 'node:v8';
-import * as vm from 'node:vm';
 import { ApiClient } from '../../../src/api/apiClient';
 import { ApiError } from '../../../src/api/errors';
 import { LicenceKeyStore } from '../../../src/api/licenceKeyStore';
 import { InMemorySecretStore } from '../../helpers/inMemorySecretStore';
+import { forceGc, settlement } from './settlement';
 import { startHostileServer, type HostileBehaviour, type HostileServer } from './hostileServer';
-
-/** A forced full garbage collection (node --expose-gc, or the flag set at run time). */
-export function forceGc(): void {
-  let gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) {
-    v8.setFlagsFromString('--expose-gc');
-    gc = vm.runInNewContext('gc') as () => void;
-  }
-  gc();
-  gc();
-}
-
-export interface Settlement {
-  settled: boolean;
-  error?: unknown;
-  /** ms from `since` to the settlement. */
-  afterMs: number;
-}
-
-/** How `promise` ends within `limitMs` (settled false when it is still pending then). */
-export function settlement(promise: Promise<unknown>, limitMs: number, since = performance.now()): Promise<Settlement> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve({ settled: false, afterMs: performance.now() - since }), limitMs);
-    promise.then(
-      () => resolve({ settled: true, afterMs: performance.now() - since }),
-      (error: unknown) => resolve({ settled: true, error, afterMs: performance.now() - since }),
-    ).finally(() => clearTimeout(timer));
-  });
-}
 
 /** Marks the rejection as handled (it is examined later). */
 const handled = <T>(promise: Promise<T>): Promise<T> => {

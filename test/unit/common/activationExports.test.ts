@@ -8,6 +8,8 @@ const NAMESPACE = [
   'authentication', 'commands', 'env', 'l10n', 'languages', 'window', 'workspace', 'extensions',
   'Disposable', 'EventEmitter', 'MarkdownString', 'ProgressLocation', 'QuickInputButtons', 'QuickPickItemKind',
   'StatusBarAlignment', 'ThemeColor', 'ThemeIcon', 'TreeItem', 'TreeItemCollapsibleState', 'Uri', 'ViewColumn',
+  'CodeLens', 'CompletionItem', 'CompletionItemKind', 'Diagnostic', 'DiagnosticSeverity', 'DocumentSymbol', 'Hover',
+  'Range', 'SymbolKind', 'WorkspaceEdit',
 ];
 
 /**

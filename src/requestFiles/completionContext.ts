@@ -1,0 +1,40 @@
+/** What may be typed at a position of a request file: the VS Code layer offers the matching items. */
+import { requestAtLine, type ParsedFile } from './parser';
+
+export type CompletionKind = 'method' | 'path' | 'header' | 'tenant' | 'variable' | 'none';
+
+export interface CompletionSpot {
+  kind: CompletionKind;
+  /** The word typed so far, which the chosen item replaces. */
+  prefix: string;
+}
+
+/** Common request headers (the credential headers are left out on purpose: the extension sets them). */
+export const HEADER_NAMES: readonly string[] = [
+  'Accept', 'Accept-Language', 'Cache-Control', 'Content-Type', 'If-Match', 'If-None-Match', 'If-Modified-Since',
+  'Prefer', 'User-Agent', 'X-Request-Id', 'X-Correlation-Id',
+];
+
+export function completionSpot(file: ParsedFile, lineText: string, line: number, character: number): CompletionSpot {
+  const before = lineText.slice(0, character);
+  const variable = /\{\{\s*([^{}\s]*)$/.exec(before);
+  if (variable) return { kind: 'variable', prefix: variable[1] };
+  const tenant = /^\s*(?:#|\/\/)\s*@tenant\s+(.*)$/.exec(before) ?? /^\s*@tenant\s*=\s*(.*)$/.exec(before);
+  if (tenant) return { kind: 'tenant', prefix: tenant[1] };
+  if (/^\s*(#|\/\/|@)/.test(before)) return { kind: 'none', prefix: '' };
+  const request = requestAtLine(file, line);
+  if (!request || line <= request.requestLine) {
+    const method = /^\s*([A-Za-z]*)$/.exec(before);
+    if (method) return { kind: 'method', prefix: method[1] };
+    const path = /^\s*[A-Za-z]+\s+(\S*)$/.exec(before);
+    if (path) return { kind: 'path', prefix: path[1] };
+    return { kind: 'none', prefix: '' };
+  }
+  const lastHeaderLine = request.headers.length > 0 ? request.headers[request.headers.length - 1].line : request.requestLine;
+  const bodyStart = request.body ? (request.body.kind === 'inline' ? request.body.startLine : request.body.line) : Infinity;
+  if (line <= lastHeaderLine + 1 && line < bodyStart) {
+    const header = /^\s*([\w-]*)$/.exec(before);
+    if (header) return { kind: 'header', prefix: header[1] };
+  }
+  return { kind: 'none', prefix: '' };
+}

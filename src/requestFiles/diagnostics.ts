@@ -1,0 +1,177 @@
+/**
+ * The problems a request file shows while it is edited: what the parser found, unknown variables and
+ * requests, paths no route serves, malformed JSON bodies, credential headers written in the file and
+ * tenants that are not the user's. Pure: the VS Code layer turns these into Diagnostics.
+ */
+import type { RouteRule, TenantRecord } from '../api/types';
+import * as l10n from '../common/l10n';
+import { splitLines, tenantOf, type ParsedFile, type ParsedRequest, type ParseProblem } from './parser';
+import { isCredentialHeader } from './prepare';
+import { findTenant } from './sender';
+import { evaluateSystemVariable, type SystemVariableContext } from './systemVariables';
+import { classifyReference, referencesInLine } from './variables';
+
+export type Severity = 'error' | 'warning' | 'information';
+
+export type DiagnosticCode =
+  | 'parse'
+  | 'unknownVariable'
+  | 'unknownRequest'
+  | 'badSystemVariable'
+  | 'noRoute'
+  | 'badUrl'
+  | 'malformedJson'
+  | 'credentialHeader'
+  | 'unknownTenant';
+
+export interface FileDiagnostic {
+  line: number;
+  start: number;
+  end: number;
+  severity: Severity;
+  code: DiagnosticCode;
+  message: string;
+}
+
+export interface DiagnosticContext {
+  routeFor(path: string): RouteRule | undefined;
+  environment: Readonly<Record<string, string>>;
+  /** The user's tenants when known; undefined or empty skips the tenant check (not signed in, not loaded yet). */
+  tenants?: readonly TenantRecord[];
+  system: SystemVariableContext;
+}
+
+function parseMessage(problem: ParseProblem): string {
+  switch (problem.message) {
+    case 'unknownMethod':
+      return l10n.t('"{0}" is not an HTTP method.', problem.detail ?? '');
+    case 'headerWithoutColon':
+      return l10n.t('A header is written "Name: value"; put a blank line before the body.');
+    case 'duplicateName':
+      return l10n.t('Another request is already named {0}: its responses would be mixed up.', problem.detail ?? '');
+    case 'curlNotSupported':
+      return l10n.t('cURL commands are not supported in request files: write the request line instead.');
+  }
+}
+
+export function diagnoseRequestFile(text: string, file: ParsedFile, context: DiagnosticContext): FileDiagnostic[] {
+  const lines = splitLines(text);
+  const out: FileDiagnostic[] = [];
+  const whole = (line: number, severity: Severity, code: DiagnosticCode, message: string) =>
+    out.push({ line, start: lines[line].length - lines[line].trimStart().length, end: lines[line].length, severity, code, message });
+
+  for (const problem of file.problems) {
+    whole(problem.line, problem.message === 'duplicateName' ? 'warning' : 'error', 'parse', parseMessage(problem));
+  }
+  for (const request of file.requests) diagnoseRequest(lines, file, request, context, whole);
+  diagnoseReferences(lines, file, context, out);
+  // The file's `@tenant` is checked for every request that uses it: report it once.
+  const seen = new Set<string>();
+  return out.filter((item) => {
+    const key = `${item.line}:${item.start}:${item.code}:${item.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+type Reporter = (line: number, severity: Severity, code: DiagnosticCode, message: string) => void;
+
+function diagnoseRequest(lines: readonly string[], file: ParsedFile, request: ParsedRequest, context: DiagnosticContext, report: Reporter): void {
+  const url = request.url;
+  if (url.startsWith('/') && !url.startsWith('//')) {
+    const path = url.split('?')[0];
+    if (!path.includes('{{') && !context.routeFor(path)) {
+      report(request.requestLine, 'error', 'noRoute', l10n.t('No route is known for {0}. Add a rule to the setting tenantApi.routes.', path));
+    }
+  } else if (url !== '' && !url.startsWith('{{') && !/^https?:\/\//i.test(url)) {
+    report(request.requestLine, 'error', 'badUrl', l10n.t('"{0}" is neither a path starting with "/" nor an http(s) address.', url.slice(0, 200)));
+  }
+  for (const header of request.headers) {
+    if (isCredentialHeader(header.name)) {
+      report(
+        header.line,
+        'warning',
+        'credentialHeader',
+        l10n.t('{0} is not sent from a file: the extension sets it from your sign-in, licence key and tenant. Secrets do not belong in files.', header.name),
+      );
+    }
+  }
+  const body = request.body;
+  if (body?.kind === 'inline' && isJsonBody(request, body.text)) {
+    const problem = jsonProblem(body.text);
+    if (problem) {
+      const line = body.startLine + Math.min(problem.line, body.endLine - body.startLine);
+      report(line, 'error', 'malformedJson', l10n.t('The body is not valid JSON: {0}', problem.message));
+    }
+  }
+  const tenant = tenantOf(file, request);
+  if (tenant && !tenant.includes('{{') && context.tenants?.length && !findTenant(tenant, context.tenants)) {
+    const line = request.metadata.tenant?.line ?? [...file.variables].reverse().find((variable) => variable.name === 'tenant')?.line ?? request.requestLine;
+    report(line, 'warning', 'unknownTenant', l10n.t('{0} is not one of your tenants (code, description or id).', tenant));
+  }
+}
+
+function isJsonBody(request: ParsedRequest, text: string): boolean {
+  const type = request.headers.find((header) => header.name.toLowerCase() === 'content-type')?.value;
+  if (type !== undefined) return /[/+]json\b/i.test(type);
+  return /^\s*[[{]/.test(text);
+}
+
+/** Parses a JSON body whose `{{...}}` are stood in for by 0 (valid in a string and as a value). */
+function jsonProblem(text: string): { line: number; message: string } | undefined {
+  const standIn = text.replace(/\{\{[^{}]*\}\}/g, '0');
+  try {
+    JSON.parse(standIn);
+    return undefined;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const position = /position (\d+)/.exec(message);
+    const offset = position ? Number(position[1]) : errorOffset(standIn);
+    return { line: standIn.slice(0, offset).split('\n').length - 1, message: message.replace(/, ".*" is not valid JSON$/s, '') };
+  }
+}
+
+/**
+ * Where JSON.parse fails when its message gives no position (Node 20 often does not): the shortest
+ * prefix that fails for another reason than ending early ends at the offending character.
+ */
+function errorOffset(text: string): number {
+  const failsInside = (length: number) => {
+    try {
+      JSON.parse(text.slice(0, length));
+      return false;
+    } catch (error) {
+      return !/end of (JSON )?(data|input)|Unterminated|Expected/i.test(String(error));
+    }
+  };
+  let low = 1;
+  let high = text.length;
+  if (!failsInside(high)) return high;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (failsInside(middle)) high = middle;
+    else low = middle + 1;
+  }
+  return high - 1;
+}
+
+function diagnoseReferences(lines: readonly string[], file: ParsedFile, context: DiagnosticContext, out: FileDiagnostic[]): void {
+  const defined = new Set(file.variables.map((variable) => variable.name));
+  const requests = new Set(file.requests.flatMap((request) => (request.name ? [request.name] : [])));
+  lines.forEach((text, line) => {
+    if (!text.includes('{{') || /^\s*(#|\/\/)(?!\s*@)/.test(text)) return;
+    for (const found of referencesInLine(text)) {
+      const reference = classifyReference(found.expression);
+      const at = { line, start: found.start, end: found.end };
+      if (reference.kind === 'name' && !defined.has(reference.name) && !(reference.name in context.environment)) {
+        out.push({ ...at, severity: 'warning', code: 'unknownVariable', message: l10n.t('The variable {0} is not defined in this file or in the active environment.', reference.name) });
+      } else if (reference.kind === 'request' && !requests.has(reference.name)) {
+        out.push({ ...at, severity: 'error', code: 'unknownRequest', message: l10n.t('No request in this file is named {0} (# @name {0}).', reference.name) });
+      } else if (reference.kind === 'system') {
+        const result = evaluateSystemVariable(reference.expression, context.system);
+        if (!result.ok) out.push({ ...at, severity: 'warning', code: 'badSystemVariable', message: result.reason });
+      }
+    }
+  });
+}

@@ -1,0 +1,138 @@
+/**
+ * Turns a parsed request into what is sent: variables filled, credential headers taken out, the URL
+ * split into a platform path (the route table picks the host and the credentials) or an absolute
+ * address. No `vscode` here.
+ */
+import * as l10n from '../common/l10n';
+import type { ParsedFile, ParsedRequest } from './parser';
+import { tenantOf } from './parser';
+import { resolveText, type ReferenceProblem, type VariableSources } from './variables';
+
+/** Headers that carry the user's credentials: the extension sets them, a file never does. */
+export const CREDENTIAL_HEADER_NAMES: readonly string[] = ['Authorization', 'Authorization-Key', 'User-Tenant'];
+const CREDENTIAL_SET = new Set(CREDENTIAL_HEADER_NAMES.map((name) => name.toLowerCase()));
+
+export function isCredentialHeader(name: string): boolean {
+  return CREDENTIAL_SET.has(name.toLowerCase());
+}
+
+/** The client sets these to JSON itself; a file that asks for JSON too needs no warning about them. */
+const JSON_DEFAULTS = new Set(['content-type', 'accept']);
+
+export type RequestTarget =
+  /** `/efat/api/v1/ditte?x=1`: a path (query included) sent through the route table. */
+  | { kind: 'path'; path: string }
+  | { kind: 'absolute'; url: URL };
+
+export interface PreparedRequest {
+  method: string;
+  target: RequestTarget;
+  /** Header names as written, credential headers removed. */
+  headers: Record<string, string>;
+  droppedCredentialHeaders: string[];
+  body?: string;
+  /** `@tenant` as resolved (code, description or id), if the file names one. */
+  tenant?: string;
+  /** References that could not be filled; the request is not sent while there are any. */
+  problems: ReferenceProblem[];
+  /** Values to mask wherever the request is shown. */
+  secrets: string[];
+}
+
+export type PrepareOutcome = { ok: true; request: PreparedRequest } | { ok: false; message: string; problems: ReferenceProblem[] };
+
+export interface PrepareOptions {
+  /** Reads `< ./body.json` relative to the request file; throws with a sentence when it cannot. */
+  readBodyFile(path: string): string;
+}
+
+export function prepareRequest(file: ParsedFile, request: ParsedRequest, sources: VariableSources, options: PrepareOptions): PrepareOutcome {
+  const problems: ReferenceProblem[] = [];
+  const secrets: string[] = [];
+  const fill = (text: string) => {
+    const resolved = resolveText(text, sources);
+    problems.push(...resolved.problems);
+    secrets.push(...resolved.secrets);
+    return resolved.text;
+  };
+
+  const url = fill(request.url).trim();
+  const headers: Record<string, string> = {};
+  const dropped: string[] = [];
+  for (const header of request.headers) {
+    const value = fill(header.value);
+    if (isCredentialHeader(header.name)) {
+      dropped.push(header.name);
+      continue;
+    }
+    if (JSON_DEFAULTS.has(header.name.toLowerCase()) && /^application\/json\b/i.test(value)) continue;
+    headers[header.name] = value;
+  }
+
+  let body: string | undefined;
+  if (request.body?.kind === 'inline') body = fill(request.body.text);
+  else if (request.body?.kind === 'file') {
+    let content: string;
+    try {
+      content = options.readBodyFile(fill(request.body.path));
+    } catch (error) {
+      return { ok: false, message: error instanceof Error ? error.message : String(error), problems };
+    }
+    body = request.body.substitute ? fill(content) : content;
+  }
+  const tenantText = tenantOf(file, request);
+  const tenant = tenantText === undefined ? undefined : fill(tenantText).trim() || undefined;
+
+  if (problems.length > 0) return { ok: false, message: problems[0].message, problems };
+  const target = parseTarget(url);
+  if (!target.ok) return { ok: false, message: target.message, problems };
+  return {
+    ok: true,
+    request: { method: request.method, target: target.target, headers, droppedCredentialHeaders: dropped, body, tenant, problems, secrets },
+  };
+}
+
+/** A path is encoded (spaces, non-ASCII) the way a browser would; an absolute URL must be http(s). */
+export function parseTarget(url: string): { ok: true; target: RequestTarget } | { ok: false; message: string } {
+  if (url === '') return { ok: false, message: l10n.t('The request has no URL.') };
+  if (url.startsWith('/') && !url.startsWith('//')) {
+    const parsed = new URL(url, 'http://path.invalid');
+    return { ok: true, target: { kind: 'path', path: parsed.pathname + parsed.search } };
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { ok: false, message: l10n.t('"{0}" is neither a path starting with "/" nor an http(s) address.', url.slice(0, 200)) };
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    return { ok: false, message: l10n.t('"{0}" is neither a path starting with "/" nor an http(s) address.', url.slice(0, 200)) };
+  }
+  return { ok: true, target: { kind: 'absolute', url: parsed } };
+}
+
+/**
+ * An absolute URL on the base URL or on the request's tenant cluster is sent as a path, so it gets
+ * the platform's credentials through the route table; `where` says which host it named. Anything
+ * else is another host: sent without credentials.
+ */
+export function platformPath(url: URL, hosts: { baseUrl: string; clusterAddress?: string }): { where: 'base' | 'cluster'; path: string } | undefined {
+  const candidates: Array<['base' | 'cluster', string | undefined]> = [
+    ['base', hosts.baseUrl],
+    ['cluster', hosts.clusterAddress],
+  ];
+  for (const [where, address] of candidates) {
+    if (!address) continue;
+    let origin: URL;
+    try {
+      origin = new URL(address);
+    } catch {
+      continue;
+    }
+    if (origin.origin !== url.origin) continue;
+    const basePath = origin.pathname.replace(/\/+$/, '');
+    if (basePath && !(url.pathname === basePath || url.pathname.startsWith(`${basePath}/`))) continue;
+    return { where, path: (url.pathname.slice(basePath.length) || '/') + url.search };
+  }
+  return undefined;
+}

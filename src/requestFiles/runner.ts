@@ -1,0 +1,169 @@
+/**
+ * Runs the requests of one file: fills variables (sending first, once, a named request whose response
+ * another one reads and that has not been sent yet), sends, and keeps each named request's result for
+ * the requests after it. Send All runs the file's requests in order, one at a time, through the same
+ * client and therefore the same throttle. No `vscode` here.
+ */
+import type { TenantRecord } from '../api/types';
+import * as l10n from '../common/l10n';
+import { parseRequestFile, type ParsedFile, type ParsedRequest } from './parser';
+import { prepareRequest, type PreparedRequest } from './prepare';
+import { FileRequestError, resultOf, sendPrepared, type SenderDeps, type SentRequest } from './sender';
+import type { SystemVariableContext } from './systemVariables';
+import type { RequestResult, VariableSources } from './variables';
+
+export interface RequestDocument {
+  /** Identifies the file (its URI): results are kept per file. */
+  key: string;
+  text: string;
+  /** Reads `< ./body.json` relative to the file. */
+  readBodyFile(path: string): string;
+}
+
+export interface RunnerDeps {
+  sender: SenderDeps;
+  /** The active environment's variables (issue "Environments"); {} until environments exist. */
+  environment(): Record<string, string>;
+  system(lookup: (name: string) => string | undefined): SystemVariableContext;
+}
+
+export interface RunOutcome {
+  request: ParsedRequest;
+  /** The request's name, or "line N" for an unnamed one. */
+  label: string;
+  prepared?: PreparedRequest;
+  sent?: SentRequest;
+  /** Why it was not sent or failed (a sentence). */
+  error?: { kind: string; message: string; response?: SentRequest['response'] };
+  /** Requests sent first because this one reads their responses. */
+  dependencies: RunOutcome[];
+}
+
+const MAX_DEPENDENCY_DEPTH = 5;
+
+export function labelOf(request: ParsedRequest): string {
+  return request.name ?? l10n.t('line {0}', request.requestLine + 1);
+}
+
+export class RequestFileRunner {
+  private readonly results = new Map<string, Map<string, RequestResult>>();
+
+  constructor(private readonly deps: RunnerDeps) {}
+
+  resultsOf(key: string): ReadonlyMap<string, RequestResult> {
+    return this.results.get(key) ?? new Map();
+  }
+
+  /** The sources variables are read from, for hover and diagnostics too. */
+  sources(key: string, file: ParsedFile): VariableSources {
+    const fileVariables = new Map(file.variables.map((variable) => [variable.name, variable.value]));
+    const environment = this.deps.environment();
+    const results = this.resultsOf(key);
+    return {
+      fileVariables,
+      environment,
+      requestNames: new Set(file.requests.flatMap((request) => (request.name ? [request.name] : []))),
+      result: (name) => results.get(name),
+      system: this.deps.system((name) => fileVariables.get(name) ?? environment[name]),
+    };
+  }
+
+  async send(document: RequestDocument, index: number, signal?: AbortSignal): Promise<RunOutcome> {
+    const file = parseRequestFile(document.text);
+    const request = file.requests[index];
+    if (!request) throw new RangeError(`no request ${index}`);
+    return this.run(document, file, request, signal, new Set());
+  }
+
+  /** Every request in order; stops early when `signal` aborts. */
+  async sendAll(
+    document: RequestDocument,
+    options: { signal?: AbortSignal; onProgress?: (done: number, total: number, next: ParsedRequest | undefined) => void } = {},
+  ): Promise<RunOutcome[]> {
+    const file = parseRequestFile(document.text);
+    const outcomes: RunOutcome[] = [];
+    for (const request of file.requests) {
+      options.onProgress?.(outcomes.length, file.requests.length, request);
+      if (options.signal?.aborted) break;
+      outcomes.push(await this.run(document, file, request, options.signal, new Set()));
+    }
+    options.onProgress?.(outcomes.length, file.requests.length, undefined);
+    return outcomes;
+  }
+
+  private async run(document: RequestDocument, file: ParsedFile, request: ParsedRequest, signal: AbortSignal | undefined, visiting: Set<number>): Promise<RunOutcome> {
+    const outcome: RunOutcome = { request, label: labelOf(request), dependencies: [] };
+    visiting.add(request.index);
+    let prepared = prepareRequest(file, request, this.sources(document.key, file), document);
+    const missing = prepared.ok ? [] : [...new Set(prepared.problems.filter((p) => p.kind === 'notSent').map((p) => p.name!))];
+    if (missing.length > 0 && visiting.size <= MAX_DEPENDENCY_DEPTH) {
+      for (const name of missing) {
+        const dependency = file.requests.find((candidate) => candidate.name === name);
+        if (!dependency || visiting.has(dependency.index)) continue;
+        const sent = await this.run(document, file, dependency, signal, visiting);
+        outcome.dependencies.push(sent);
+        if (sent.error) {
+          outcome.error = { kind: 'dependency', message: l10n.t('{0} needs {1}, which failed: {2}', outcome.label, name, sent.error.message) };
+          return outcome;
+        }
+      }
+      prepared = prepareRequest(file, request, this.sources(document.key, file), document);
+    }
+    if (!prepared.ok) {
+      outcome.error = { kind: 'invalidRequest', message: prepared.message };
+      return outcome;
+    }
+    outcome.prepared = prepared.request;
+    try {
+      outcome.sent = await sendPrepared(prepared.request, this.deps.sender, signal);
+    } catch (error) {
+      outcome.error = describeError(error);
+      return outcome;
+    }
+    if (request.name) this.remember(document.key, request.name, resultOf(prepared.request, outcome.sent.response));
+    return outcome;
+  }
+
+  private remember(key: string, name: string, result: RequestResult): void {
+    let results = this.results.get(key);
+    if (!results) this.results.set(key, (results = new Map()));
+    results.set(name, result);
+  }
+
+  forget(key: string): void {
+    this.results.delete(key);
+  }
+}
+
+function describeError(error: unknown): NonNullable<RunOutcome['error']> {
+  if (error instanceof FileRequestError) return { kind: 'invalidRequest', message: error.message };
+  const candidate = error as { kind?: unknown; message?: unknown; details?: { response?: SentRequest['response'] } };
+  if (candidate && typeof candidate.kind === 'string' && typeof candidate.message === 'string') {
+    return { kind: candidate.kind, message: candidate.message, response: candidate.details?.response };
+  }
+  return { kind: 'unknown', message: error instanceof Error ? error.message : String(error) };
+}
+
+/** "20 requests: 18 × 200, 2 × 404" plus the failures that got no status. */
+export function summarize(outcomes: readonly RunOutcome[], total: number): { text: string; statuses: Record<string, number>; failed: number } {
+  const statuses: Record<string, number> = {};
+  let failed = 0;
+  for (const outcome of outcomes) {
+    const status = outcome.sent?.response.status ?? outcome.error?.response?.status;
+    if (status !== undefined) statuses[String(status)] = (statuses[String(status)] ?? 0) + 1;
+    else failed++;
+  }
+  const parts = Object.keys(statuses)
+    .sort()
+    .map((status) => `${statuses[status]} × ${status}`);
+  if (failed > 0) parts.push(l10n.t('{0} not sent', failed));
+  const head =
+    outcomes.length < total ? l10n.t('{0} of {1} requests (cancelled)', outcomes.length, total) : l10n.t('{0} requests', total);
+  return { text: `${head}: ${parts.join(', ') || '-'}`, statuses, failed };
+}
+
+/** Tab title: method, request name and tenant code, e.g. "GET ditte · RC-MI". */
+export function responseTitle(outcome: RunOutcome, tenant?: TenantRecord): string {
+  const method = outcome.prepared?.method ?? outcome.request.method;
+  return [`${method} ${outcome.label}`, tenant?.codiceAmbienteDati].filter(Boolean).join(' · ');
+}

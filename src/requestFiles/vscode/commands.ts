@@ -1,0 +1,192 @@
+import * as vscode from 'vscode';
+import type { TenantApi } from '../../api/types';
+import { curlForPrepared } from '../curl';
+import { requestAtLine } from '../parser';
+import { prepareRequest } from '../prepare';
+import { findTenant, type TenantDirectory } from '../sender';
+import { labelOf, responseTitle, summarize, type RequestFileRunner, type RunOutcome } from '../runner';
+import { isRequestDocument, ParsedDocuments, requestDocument } from './documents';
+import { FileResponseTabs, requestContextLines } from './responseTabs';
+
+export const COMMANDS = {
+  send: 'tenantApi.requestFile.send',
+  sendAll: 'tenantApi.requestFile.sendAll',
+  copyAsCurl: 'tenantApi.requestFile.copyAsCurl',
+} as const;
+
+/** What the commands return (for scripts and the in-editor tests). */
+export interface SendResult {
+  label: string;
+  title?: string;
+  status?: number;
+  error?: { kind: string; message: string };
+  warnings: string[];
+  /** The response tab's URI. */
+  document?: string;
+}
+
+export interface SendAllResult {
+  summary: string;
+  statuses: Record<string, number>;
+  results: SendResult[];
+  cancelled: boolean;
+}
+
+export interface CommandDeps {
+  api: Pick<TenantApi, 'routeFor'>;
+  tenants: TenantDirectory;
+  runner: RequestFileRunner;
+  parsed: ParsedDocuments;
+  tabs: FileResponseTabs;
+  baseUrl(): string;
+}
+
+/** The document and request a command is about: its arguments (from a CodeLens), else the editor's cursor. */
+async function target(uriArg: unknown, indexArg: unknown, parsed: ParsedDocuments): Promise<{ document: vscode.TextDocument; index: number } | undefined> {
+  let document: vscode.TextDocument | undefined;
+  if (uriArg instanceof vscode.Uri || typeof uriArg === 'string') {
+    document = await vscode.workspace.openTextDocument(typeof uriArg === 'string' ? vscode.Uri.parse(uriArg) : uriArg);
+  } else {
+    document = vscode.window.activeTextEditor?.document;
+  }
+  if (!document || !isRequestDocument(document)) {
+    void vscode.window.showWarningMessage(vscode.l10n.t('Open a request file (.http or .rest) first.'));
+    return undefined;
+  }
+  if (typeof indexArg === 'number') return { document, index: indexArg };
+  const editor = vscode.window.activeTextEditor;
+  const line = editor?.document === document ? editor.selection.active.line : 0;
+  const request = requestAtLine(parsed.get(document), line);
+  if (!request) {
+    void vscode.window.showWarningMessage(vscode.l10n.t('The cursor is not on a request. Requests are separated by lines starting with ###.'));
+    return undefined;
+  }
+  return { document, index: request.index };
+}
+
+export function registerRequestFileCommands(deps: CommandDeps): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand(COMMANDS.send, async (uri?: unknown, index?: unknown) => {
+      const found = await target(uri, index, deps.parsed);
+      if (!found) return undefined;
+      return sendOne(found.document, found.index, deps);
+    }),
+    vscode.commands.registerCommand(COMMANDS.sendAll, async (uri?: unknown) => {
+      const found = await target(uri, 0, deps.parsed);
+      if (!found) return undefined;
+      return sendAll(found.document, deps);
+    }),
+    vscode.commands.registerCommand(COMMANDS.copyAsCurl, async (uri?: unknown, index?: unknown) => {
+      const found = await target(uri, index, deps.parsed);
+      if (!found) return undefined;
+      return copyAsCurl(found.document, found.index, deps);
+    }),
+  ];
+}
+
+async function sendOne(document: vscode.TextDocument, index: number, deps: CommandDeps): Promise<SendResult> {
+  const file = deps.parsed.get(document);
+  const label = file.requests[index] ? labelOf(file.requests[index]) : String(index);
+  const outcome = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Sending {0}…', label) },
+    () => deps.runner.send(requestDocument(document), index),
+  );
+  for (const dependency of outcome.dependencies) await show(document, dependency, deps);
+  return show(document, outcome, deps, true);
+}
+
+/** Opens or updates the response tab of an outcome and tells the user about warnings and errors. */
+async function show(document: vscode.TextDocument, outcome: RunOutcome, deps: CommandDeps, notify = false): Promise<SendResult> {
+  const warnings = outcome.sent?.warnings ?? [];
+  const response = outcome.sent?.response ?? outcome.error?.response;
+  const result: SendResult = { label: outcome.label, status: response?.status, warnings, error: outcome.error && { kind: outcome.error.kind, message: outcome.error.message } };
+  if (notify) {
+    for (const warning of warnings) void vscode.window.showWarningMessage(warning);
+    if (outcome.error) void vscode.window.showErrorMessage(outcome.error.message);
+  }
+  if (!response) return result;
+  const tenant = outcome.sent?.tenant;
+  result.title = responseTitle(outcome, tenant);
+  const source = `${vscode.workspace.asRelativePath(document.uri)}:${outcome.request.requestLine + 1}`;
+  const context = requestContextLines(response, {
+    tenant: tenant ? `${tenant.codiceAmbienteDati} (${tenant.descrizioneAmbienteDati})` : undefined,
+    bodyBytes: outcome.prepared?.body === undefined ? undefined : Buffer.byteLength(outcome.prepared.body),
+    source,
+    secrets: outcome.prepared?.secrets ?? [],
+    locale: vscode.env.language,
+  });
+  const withWarnings = { ...response, warnings: [...new Set([...(outcome.error ? [outcome.error.message] : []), ...warnings, ...response.warnings])] };
+  const uri = await deps.tabs.show(`${document.uri.toString()}#${outcome.label}`, result.title, withWarnings, context, outcome.prepared?.secrets ?? []);
+  result.document = uri.toString();
+  return result;
+}
+
+async function sendAll(document: vscode.TextDocument, deps: CommandDeps): Promise<SendAllResult> {
+  const file = deps.parsed.get(document);
+  const total = file.requests.length;
+  const controller = new AbortController();
+  const outcomes = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Send All (Tenant API)'), cancellable: true },
+    (progress, token) => {
+      token.onCancellationRequested(() => controller.abort());
+      return deps.runner.sendAll(requestDocument(document), {
+        signal: controller.signal,
+        onProgress: (done, count, next) =>
+          progress.report({
+            increment: done === 0 ? 0 : 100 / count,
+            message: next ? vscode.l10n.t('{0} of {1}: {2}', done + 1, count, labelOf(next)) : vscode.l10n.t('{0} of {1}', done, count),
+          }),
+      });
+    },
+  );
+  const summary = summarize(outcomes, total);
+  const results: SendResult[] = outcomes.map((outcome) => ({
+    label: outcome.label,
+    title: responseTitle(outcome, outcome.sent?.tenant),
+    status: outcome.sent?.response.status ?? outcome.error?.response?.status,
+    error: outcome.error && { kind: outcome.error.kind, message: outcome.error.message },
+    warnings: outcome.sent?.warnings ?? [],
+  }));
+  const lines = [
+    vscode.l10n.t('Send All: {0}', vscode.workspace.asRelativePath(document.uri)),
+    summary.text,
+    '',
+    ...results.map((r) => `${String(r.status ?? '---').padEnd(4)} ${r.title}${r.error ? `  ${r.error.message}` : ''}`),
+  ];
+  await deps.tabs.showText(`${document.uri.toString()}#sendAll`, `${vscode.l10n.t('Send All')} ${basename(document.uri)}.txt`, lines.join('\n') + '\n');
+  const message = vscode.l10n.t('Send All finished: {0}', summary.text);
+  if (summary.failed > 0 || Object.keys(summary.statuses).some((status) => Number(status) >= 400)) void vscode.window.showWarningMessage(message);
+  else void vscode.window.showInformationMessage(message);
+  return { summary: summary.text, statuses: summary.statuses, results, cancelled: outcomes.length < total };
+}
+
+function basename(uri: vscode.Uri): string {
+  return uri.path.split('/').pop() ?? '';
+}
+
+async function copyAsCurl(document: vscode.TextDocument, index: number, deps: CommandDeps): Promise<string | undefined> {
+  const file = deps.parsed.get(document);
+  const request = file.requests[index];
+  if (!request) return undefined;
+  const key = document.uri.toString();
+  const prepared = prepareRequest(file, request, deps.runner.sources(key, file), requestDocument(document));
+  if (!prepared.ok) {
+    void vscode.window.showErrorMessage(prepared.message);
+    return undefined;
+  }
+  const route = prepared.request.target.kind === 'path' ? deps.api.routeFor(prepared.request.target.path) : undefined;
+  let tenant;
+  try {
+    const tenants = await deps.tenants.list();
+    const wanted = prepared.request.tenant ?? deps.tenants.active()?.id;
+    tenant = wanted ? findTenant(wanted, tenants) : undefined;
+  } catch {
+    tenant = undefined;
+  }
+  const command = curlForPrepared(prepared.request, { baseUrl: deps.baseUrl(), route, tenant });
+  await vscode.env.clipboard.writeText(command);
+  void vscode.window.showInformationMessage(
+    vscode.l10n.t('Copied as cURL. The token and the licence key are the shell variables $TENANT_API_TOKEN and $TENANT_API_KEY.'),
+  );
+  return command;
+}

@@ -1,0 +1,213 @@
+import * as vscode from 'vscode';
+import { onSettingsChange, readRequestFilesCodeLens } from '../../settings/editorSettings';
+import type { TenantApi, TenantRecord } from '../../api/types';
+import { codeLensPlan } from '../codeLenses';
+import { completionSpot, HEADER_NAMES } from '../completionContext';
+import { diagnoseRequestFile, type FileDiagnostic } from '../diagnostics';
+import { HTTP_METHODS } from '../parser';
+import { labelOf, type RequestFileRunner } from '../runner';
+import { systemVariableHelp } from '../systemVariables';
+import { classifyReference, looksSecret, lookupReference, referencesInLine } from '../variables';
+import { COMMANDS } from './commands';
+import { isRequestDocument, REQUEST_SELECTOR, type ParsedDocuments } from './documents';
+
+
+export interface LanguageDeps {
+  api: Pick<TenantApi, 'routeFor' | 'endpoints'>;
+  runner: RequestFileRunner;
+  parsed: ParsedDocuments;
+  environment(): Record<string, string>;
+  /** The tenants when already loaded (no call is made for completion or diagnostics). */
+  knownTenants(): readonly TenantRecord[] | undefined;
+}
+
+class RequestCodeLenses implements vscode.CodeLensProvider {
+  private readonly changes = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.changes.event;
+
+  constructor(private readonly parsed: ParsedDocuments) {}
+
+  refresh(): void {
+    this.changes.fire();
+  }
+
+  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    if (!readRequestFilesCodeLens()) return [];
+    const titles = {
+      send: vscode.l10n.t('$(play) Send (Tenant API)'),
+      sendAll: vscode.l10n.t('$(run-all) Send All (Tenant API)'),
+      copyAsCurl: vscode.l10n.t('Copy as cURL'),
+    };
+    const commands = { send: COMMANDS.send, sendAll: COMMANDS.sendAll, copyAsCurl: COMMANDS.copyAsCurl };
+    const file = this.parsed.get(document);
+    const tooltips = {
+      send: (label: string) => vscode.l10n.t('Send {0} with Tenant API Workbench', label),
+      sendAll: () => vscode.l10n.t('Send every request of this file in order with Tenant API Workbench'),
+      copyAsCurl: (label: string) => vscode.l10n.t('Copy {0} as a cURL command (token and key masked)', label),
+    };
+    return codeLensPlan(file).map(
+      (lens) =>
+        new vscode.CodeLens(new vscode.Range(lens.line, 0, lens.line, 0), {
+          title: titles[lens.kind],
+          tooltip: tooltips[lens.kind](labelOf(file.requests[lens.index])),
+          command: commands[lens.kind],
+          arguments: [document.uri, lens.index],
+        }),
+    );
+  }
+}
+
+const SEVERITY: Record<FileDiagnostic['severity'], vscode.DiagnosticSeverity> = {
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+  information: vscode.DiagnosticSeverity.Information,
+};
+
+function watchDiagnostics(deps: LanguageDeps, collection: vscode.DiagnosticCollection): { disposables: vscode.Disposable[]; refresh(): void } {
+  const timers = new Map<string, NodeJS.Timeout>();
+  const update = (document: vscode.TextDocument) => {
+    if (!isRequestDocument(document)) return;
+    const found = diagnoseRequestFile(document.getText(), deps.parsed.get(document), {
+      routeFor: (path) => deps.api.routeFor(path),
+      environment: deps.environment(),
+      tenants: deps.knownTenants(),
+      system: deps.runner.sources(document.uri.toString(), deps.parsed.get(document)).system,
+    });
+    collection.set(
+      document.uri,
+      found.map((item) => {
+        const diagnostic = new vscode.Diagnostic(new vscode.Range(item.line, item.start, item.line, item.end), item.message, SEVERITY[item.severity]);
+        diagnostic.source = 'Tenant API';
+        diagnostic.code = item.code;
+        return diagnostic;
+      }),
+    );
+  };
+  const later = (document: vscode.TextDocument) => {
+    const key = document.uri.toString();
+    clearTimeout(timers.get(key));
+    timers.set(key, setTimeout(() => update(document), 250));
+  };
+  vscode.workspace.textDocuments.forEach(update);
+  const disposables = [
+    vscode.workspace.onDidOpenTextDocument(update),
+    vscode.workspace.onDidChangeTextDocument((event) => later(event.document)),
+    vscode.workspace.onDidCloseTextDocument((document) => {
+      collection.delete(document.uri);
+      deps.parsed.forget(document);
+    }),
+    { dispose: () => timers.forEach((timer) => clearTimeout(timer)) },
+  ];
+  return { disposables, refresh: () => vscode.workspace.textDocuments.forEach(update) };
+}
+
+function completions(deps: LanguageDeps): vscode.CompletionItemProvider {
+  return {
+    provideCompletionItems(document, position) {
+      const file = deps.parsed.get(document);
+      const spot = completionSpot(file, document.lineAt(position.line).text, position.line, position.character);
+      const range = new vscode.Range(position.translate(0, -spot.prefix.length), position);
+      const item = (label: string, kind: vscode.CompletionItemKind, detail?: string, insert?: string) => {
+        const created = new vscode.CompletionItem(label, kind);
+        created.range = range;
+        if (detail) created.detail = detail;
+        if (insert) created.insertText = insert;
+        return created;
+      };
+      switch (spot.kind) {
+        case 'method':
+          return HTTP_METHODS.map((method) => item(method, vscode.CompletionItemKind.Keyword, undefined, `${method} `));
+        case 'path':
+          return deps.api.endpoints().map((endpoint) => item(endpoint.path, vscode.CompletionItemKind.Reference, `${endpoint.method} · ${endpoint.label}`));
+        case 'header':
+          return HEADER_NAMES.map((name) => item(name, vscode.CompletionItemKind.Property, undefined, `${name}: `));
+        case 'tenant':
+          return (deps.knownTenants() ?? []).map((tenant) => item(tenant.codiceAmbienteDati, vscode.CompletionItemKind.Value, tenant.descrizioneAmbienteDati));
+        case 'variable': {
+          const items = [
+            ...file.variables.map((variable) => item(variable.name, vscode.CompletionItemKind.Variable, vscode.l10n.t('file variable'))),
+            ...Object.keys(deps.environment()).map((name) => item(name, vscode.CompletionItemKind.Variable, vscode.l10n.t('environment variable'))),
+            ...file.requests.flatMap((request) =>
+              request.name
+                ? [
+                    item(`${request.name}.response.body.$`, vscode.CompletionItemKind.Reference, vscode.l10n.t('response body (JSONPath)')),
+                    item(`${request.name}.response.headers.`, vscode.CompletionItemKind.Reference, vscode.l10n.t('response header')),
+                  ]
+                : [],
+            ),
+            ...systemVariableHelp().map((help) => {
+              const created = item(help.name, vscode.CompletionItemKind.Function, undefined, help.snippet);
+              created.documentation = help.documentation;
+              return created;
+            }),
+          ];
+          const unique = new Map(items.map((entry) => [String(entry.label), entry]));
+          return [...unique.values()];
+        }
+        default:
+          return [];
+      }
+    },
+  };
+}
+
+function hovers(deps: LanguageDeps): vscode.HoverProvider {
+  return {
+    provideHover(document, position) {
+      const line = document.lineAt(position.line).text;
+      const found = referencesInLine(line).find((reference) => position.character >= reference.start && position.character <= reference.end);
+      if (!found) return undefined;
+      const file = deps.parsed.get(document);
+      const reference = classifyReference(found.expression);
+      const resolved = lookupReference(found.expression, deps.runner.sources(document.uri.toString(), file));
+      const markdown = new vscode.MarkdownString();
+      markdown.appendCodeblock(`{{${found.expression}}}`, 'text');
+      if (resolved.problems.length > 0) {
+        markdown.appendText(resolved.problems[resolved.problems.length - 1].message);
+      } else {
+        const secret = resolved.secrets.length > 0 || (reference.kind === 'name' && looksSecret(reference.name));
+        const shown = secret ? vscode.l10n.t('(secret, masked)') : resolved.text.length > 500 ? `${resolved.text.slice(0, 500)}…` : resolved.text;
+        if (reference.kind === 'system' && !secret) markdown.appendText(vscode.l10n.t('Changes at every send; now: {0}', shown));
+        else markdown.appendCodeblock(shown, 'text');
+      }
+      return new vscode.Hover(markdown, new vscode.Range(position.line, found.start, position.line, found.end));
+    },
+  };
+}
+
+function symbols(deps: LanguageDeps): vscode.DocumentSymbolProvider {
+  return {
+    provideDocumentSymbols(document) {
+      return deps.parsed.get(document).requests.map((request) => {
+        const range = new vscode.Range(request.startLine, 0, request.endLine, document.lineAt(request.endLine).text.length);
+        const selection = new vscode.Range(request.requestLine, 0, request.requestLine, document.lineAt(request.requestLine).text.length);
+        return new vscode.DocumentSymbol(
+          request.name ?? `${request.method} ${request.url}`,
+          request.name ? `${request.method} ${request.url}` : '',
+          request.name ? vscode.SymbolKind.Function : vscode.SymbolKind.Event,
+          range,
+          selection,
+        );
+      });
+    },
+  };
+}
+
+/** `refresh` checks every open request file again (e.g. once the tenants are known). */
+export function registerLanguageFeatures(deps: LanguageDeps): { disposables: vscode.Disposable[]; refresh(): void } {
+  const lenses = new RequestCodeLenses(deps.parsed);
+  const collection = vscode.languages.createDiagnosticCollection('tenant-api-requests');
+  const diagnostics = watchDiagnostics(deps, collection);
+  const disposables = [
+    collection,
+    vscode.languages.registerCodeLensProvider(REQUEST_SELECTOR, lenses),
+    onSettingsChange((affects) => {
+      if (affects('requestFiles.codeLens')) lenses.refresh();
+    }),
+    ...diagnostics.disposables,
+    vscode.languages.registerCompletionItemProvider(REQUEST_SELECTOR, completions(deps), '{', '@', ' ', '/'),
+    vscode.languages.registerHoverProvider(REQUEST_SELECTOR, hovers(deps)),
+    vscode.languages.registerDocumentSymbolProvider(REQUEST_SELECTOR, symbols(deps), { label: 'Tenant API' }),
+  ];
+  return { disposables, refresh: diagnostics.refresh };
+}

@@ -1,0 +1,66 @@
+import * as vscode from 'vscode';
+import type { ApiSettings } from '../../api';
+import type { TenantApi, TenantRecord } from '../../api/types';
+import type { HistoryEntry } from '../../commands/requestHistory';
+import { RequestFileRunner } from '../runner';
+import type { TenantDirectory } from '../sender';
+import { defaultSystemContext } from '../systemVariables';
+import { registerRequestFileCommands } from './commands';
+import { isRequestDocument, ParsedDocuments } from './documents';
+import { registerLanguageFeatures } from './languageFeatures';
+import { FileResponseTabs } from './responseTabs';
+import { registerSaveToFile } from './saveToFile';
+
+export interface RequestFilesDeps {
+  api: Pick<TenantApi, 'send' | 'routeFor' | 'endpoints'>;
+  tenants: TenantDirectory;
+  /** The active environment's variables (issue "Environments"); none until environments exist. */
+  environment?: () => Record<string, string>;
+  /** The API settings in force (base URL, time limit of a call). */
+  settings: () => ApiSettings;
+  /** The ad-hoc request history, for Save to Request File. */
+  history?: () => HistoryEntry[];
+}
+
+/** Request files (.http/.rest): running them (CodeLens, keybinding, Send All, cURL) and their language features. */
+export function registerRequestFiles(context: vscode.ExtensionContext, deps: RequestFilesDeps): void {
+  const environment = deps.environment ?? (() => ({}));
+  let known: readonly TenantRecord[] | undefined;
+  let loading: Promise<void> | undefined;
+  // The tenants a file may name: remembered from every listing, so completion and diagnostics never wait.
+  const tenants: TenantDirectory = {
+    list: async () => (known = await deps.tenants.list()),
+    active: () => deps.tenants.active(),
+  };
+  const loadTenants = (then: () => void) => {
+    loading ??= tenants.list().then(then, () => undefined).finally(() => (loading = undefined));
+  };
+
+  const runner = new RequestFileRunner({
+    sender: {
+      api: deps.api,
+      tenants,
+      baseUrl: () => deps.settings().baseUrl,
+      fetch: (input, init) => fetch(input, init),
+      timeoutMs: () => deps.settings().requestTimeoutSeconds * 1000,
+    },
+    environment,
+    system: (lookup) => defaultSystemContext(lookup),
+  });
+  const parsed = new ParsedDocuments();
+  const tabs = new FileResponseTabs();
+  const features = registerLanguageFeatures({ api: deps.api, runner, parsed, environment, knownTenants: () => known });
+  context.subscriptions.push(
+    tabs,
+    ...features.disposables,
+    ...registerRequestFileCommands({ api: deps.api, tenants, runner, parsed, tabs, baseUrl: () => deps.settings().baseUrl }),
+    vscode.workspace.onDidOpenTextDocument((document) => {
+      if (isRequestDocument(document) && known === undefined) loadTenants(features.refresh);
+    }),
+    // Responses stay for the session (as in REST Client): a closed file, or one whose language another
+    // extension changes (close + open), still chains. Deleted files drop theirs.
+    vscode.workspace.onDidDeleteFiles((event) => event.files.forEach((uri) => runner.forget(uri.toString()))),
+    registerSaveToFile({ history: deps.history ?? (() => []), knownTenants: () => known }),
+  );
+  if (vscode.workspace.textDocuments.some(isRequestDocument)) loadTenants(features.refresh);
+}

@@ -1,0 +1,199 @@
+import * as assert from 'node:assert/strict';
+import { parseRequestFile, requestAtLine, tenantOf, type ParsedFile } from '../../../src/requestFiles/parser';
+
+interface Case {
+  name: string;
+  text: string;
+  /** Checked fields of each request, in order. */
+  requests: Array<{
+    method: string;
+    url: string;
+    name?: string;
+    tenant?: string;
+    headers?: Array<[string, string]>;
+    body?: string | { file: string; substitute: boolean };
+    requestLine?: number;
+  }>;
+  variables?: Array<[string, string]>;
+  problems?: string[];
+}
+
+// The first cases are the examples of REST Client's README (Huachao/vscode-restclient), written as its
+// users write them; the others are this platform's own.
+const cases: Case[] = [
+  { name: 'REST Client: a URL alone is a GET', text: 'https://example.com/comments/1', requests: [{ method: 'GET', url: 'https://example.com/comments/1', requestLine: 0 }] },
+  {
+    name: 'REST Client: request line with HTTP version',
+    text: 'GET https://example.com/comments/1 HTTP/1.1',
+    requests: [{ method: 'GET', url: 'https://example.com/comments/1' }],
+  },
+  {
+    name: 'REST Client: POST with headers and a JSON body',
+    text: [
+      'POST https://example.com/comments HTTP/1.1',
+      'content-type: application/json',
+      '',
+      '{',
+      '    "name": "sample",',
+      '    "time": "Wed, 21 Oct 2015 18:27:50 GMT"',
+      '}',
+    ].join('\n'),
+    requests: [
+      {
+        method: 'POST',
+        url: 'https://example.com/comments',
+        headers: [['content-type', 'application/json']],
+        body: '{\n    "name": "sample",\n    "time": "Wed, 21 Oct 2015 18:27:50 GMT"\n}',
+      },
+    ],
+  },
+  {
+    name: 'REST Client: requests separated by ### with comments',
+    text: [
+      'GET https://example.com/comments/1 HTTP/1.1',
+      '',
+      '###',
+      '',
+      'GET https://example.com/topics/1 HTTP/1.1',
+      '',
+      '### A separator may carry text',
+      '# A comment',
+      '// Another comment',
+      'POST https://example.com/comments HTTP/1.1',
+      'content-type: application/json',
+      '',
+      '{ "name": "sample" }',
+    ].join('\n'),
+    requests: [
+      { method: 'GET', url: 'https://example.com/comments/1' },
+      { method: 'GET', url: 'https://example.com/topics/1', requestLine: 4 },
+      { method: 'POST', url: 'https://example.com/comments', body: '{ "name": "sample" }', requestLine: 9 },
+    ],
+  },
+  {
+    name: 'REST Client: query on continuation lines',
+    text: ['GET https://example.com/comments', '    ?page=2', '    &pageSize=10'].join('\n'),
+    requests: [{ method: 'GET', url: 'https://example.com/comments?page=2&pageSize=10' }],
+  },
+  {
+    name: 'REST Client: body from a file, with and without variables',
+    text: ['POST https://example.com/comments HTTP/1.1', 'Content-Type: application/xml', '', '< ./demo.xml', '###', 'POST /x', '', '<@ ./demo.json'].join('\n'),
+    requests: [
+      { method: 'POST', url: 'https://example.com/comments', body: { file: './demo.xml', substitute: false } },
+      { method: 'POST', url: '/x', body: { file: './demo.json', substitute: true } },
+    ],
+  },
+  {
+    name: 'REST Client: file variables and a named request chained to another',
+    text: [
+      '@baseUrl = https://example.com/api',
+      '@contentType = application/json',
+      '',
+      '# @name login',
+      'POST {{baseUrl}}/api/login HTTP/1.1',
+      'Content-Type: {{contentType}}',
+      '',
+      '{"name": "foo"}',
+      '',
+      '###',
+      '// @name createComment',
+      'POST {{baseUrl}}/comments HTTP/1.1',
+      'Authorization: {{login.response.headers.X-AuthToken}}',
+      'Content-Type: application/json',
+      '',
+      '{"content": "fake content"}',
+    ].join('\n'),
+    variables: [
+      ['baseUrl', 'https://example.com/api'],
+      ['contentType', 'application/json'],
+    ],
+    requests: [
+      { method: 'POST', name: 'login', url: '{{baseUrl}}/api/login', headers: [['Content-Type', '{{contentType}}']], body: '{"name": "foo"}' },
+      {
+        method: 'POST',
+        name: 'createComment',
+        url: '{{baseUrl}}/comments',
+        headers: [
+          ['Authorization', '{{login.response.headers.X-AuthToken}}'],
+          ['Content-Type', 'application/json'],
+        ],
+        body: '{"content": "fake content"}',
+      },
+    ],
+  },
+  {
+    name: 'REST Client: system variables stay as written',
+    text: ['POST https://api.example.com/comments', 'Content-Type: application/json', 'Date: {{$datetime rfc1123}}', '', '{"request_id": "{{$guid}}", "r": {{$randomInt 10 20}}}'].join('\n'),
+    requests: [
+      { method: 'POST', url: 'https://api.example.com/comments', headers: [['Content-Type', 'application/json'], ['Date', '{{$datetime rfc1123}}']], body: '{"request_id": "{{$guid}}", "r": {{$randomInt 10 20}}}' },
+    ],
+  },
+  {
+    name: 'lower-case method, comments among headers, CRLF line ends',
+    text: 'post /api/x\r\nAccept: application/json\r\n# not a header\r\nX-Trace: 1\r\n\r\n{}\r\n',
+    requests: [{ method: 'POST', url: '/api/x', headers: [['Accept', 'application/json'], ['X-Trace', '1']], body: '{}' }],
+  },
+  {
+    name: 'platform: path alone, tenant per request and per file',
+    text: ['@tenant = RC-TO', '', '# @tenant RC-MI', 'GET /efat/api/v1/ditte', '###', 'GET /efat/api/v1/ditte?pagina=2'].join('\n'),
+    requests: [
+      { method: 'GET', url: '/efat/api/v1/ditte', tenant: 'RC-MI' },
+      { method: 'GET', url: '/efat/api/v1/ditte?pagina=2', tenant: 'RC-TO' },
+    ],
+    variables: [['tenant', 'RC-TO']],
+  },
+  {
+    name: 'blocks without a request only define variables; trailing blank lines are not body',
+    text: ['###', '@a = 1', '###', '', 'PUT /api/x', '', '{"a": {{a}}}', '', '', '###', '# only a comment'].join('\n'),
+    variables: [['a', '1']],
+    requests: [{ method: 'PUT', url: '/api/x', body: '{"a": {{a}}}' }],
+  },
+  {
+    name: 'problems: unknown method, header without colon, duplicate name, cURL',
+    text: ['# @name a', 'FETCH /api/x', 'not a header', '###', '# @name a', 'GET /api/y', '###', 'curl https://example.com'].join('\n'),
+    requests: [
+      { method: 'FETCH', url: '/api/x', name: 'a' },
+      { method: 'GET', url: '/api/y', name: 'a' },
+      { method: 'GET', url: '' },
+    ],
+    problems: ['1:unknownMethod', '2:headerWithoutColon', '7:curlNotSupported', '4:duplicateName'],
+  },
+  {
+    name: 'problems: a JSON body without the blank line before it is not a header',
+    text: ['POST /api/x', 'Content-Type: application/json', '{"a": 1}'].join('\n'),
+    requests: [{ method: 'POST', url: '/api/x', headers: [['Content-Type', 'application/json']] }],
+    problems: ['2:headerWithoutColon'],
+  },
+];
+
+function check(file: ParsedFile, expected: Case): void {
+  assert.equal(file.requests.length, expected.requests.length, 'number of requests');
+  expected.requests.forEach((want, index) => {
+    const got = file.requests[index];
+    assert.equal(got.method, want.method, `method of ${index}`);
+    assert.equal(got.url, want.url, `url of ${index}`);
+    if ('name' in want) assert.equal(got.name, want.name);
+    if (want.tenant !== undefined) assert.equal(tenantOf(file, got), want.tenant);
+    if (want.requestLine !== undefined) assert.equal(got.requestLine, want.requestLine);
+    if (want.headers) assert.deepEqual(got.headers.map((header) => [header.name, header.value]), want.headers);
+    if (typeof want.body === 'string') assert.deepEqual(got.body && got.body.kind === 'inline' ? got.body.text : got.body, want.body);
+    else if (want.body) assert.deepEqual(got.body && got.body.kind === 'file' ? { file: got.body.path, substitute: got.body.substitute } : got.body, want.body);
+    else assert.equal(got.body, undefined, `no body in ${index}`);
+  });
+  if (expected.variables) assert.deepEqual(file.variables.map((v) => [v.name, v.value]), expected.variables);
+  assert.deepEqual(file.problems.map((p) => `${p.line}:${p.message}`), expected.problems ?? []);
+}
+
+describe('requestFiles/parser', () => {
+  for (const testCase of cases) {
+    it(testCase.name, () => check(parseRequestFile(testCase.text), testCase));
+  }
+
+  it('finds the request under a line, and none on a separator', () => {
+    const file = parseRequestFile(['GET /a', '', '###', '', 'GET /b', 'X: 1'].join('\n'));
+    assert.equal(requestAtLine(file, 0)?.url, '/a');
+    assert.equal(requestAtLine(file, 1)?.url, '/a');
+    assert.equal(requestAtLine(file, 2), undefined);
+    assert.equal(requestAtLine(file, 5)?.url, '/b');
+  });
+});

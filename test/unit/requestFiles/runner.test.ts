@@ -1,0 +1,209 @@
+import * as assert from 'node:assert/strict';
+import { RouteTable } from '../../../src/api/routes';
+import type { ApiRequest, ApiResponse, TenantRecord } from '../../../src/api/types';
+import { curlForPrepared } from '../../../src/requestFiles/curl';
+import { parseRequestFile } from '../../../src/requestFiles/parser';
+import { prepareRequest } from '../../../src/requestFiles/prepare';
+import { RequestFileRunner, responseTitle, summarize, type RunOutcome } from '../../../src/requestFiles/runner';
+import { defaultSystemContext } from '../../../src/requestFiles/systemVariables';
+
+const tenants: TenantRecord[] = [
+  { id: 't-mi', codiceAmbienteDati: 'RC-MI', descrizioneAmbienteDati: 'Rossi Milano', clusterAddress: 'http://127.0.0.1:4403', usable: true },
+  { id: 't-to', codiceAmbienteDati: 'RC-TO', descrizioneAmbienteDati: 'Rossi Torino', clusterAddress: 'http://127.0.0.1:4404', usable: true },
+];
+
+function response(request: ApiRequest, body: unknown): ApiResponse {
+  const bodyText = JSON.stringify(body);
+  return {
+    method: String(request.method),
+    url: `http://127.0.0.1:4402${request.path}`,
+    status: 200,
+    statusText: 'OK',
+    headers: { 'content-type': 'application/json', location: '/api/items/9' },
+    bodyText,
+    json: body,
+    timeMs: 1,
+    sizeBytes: bodyText.length,
+    requestHeaders: { Authorization: 'Bearer ***', ...(request.headers ?? {}) },
+    attempts: 1,
+    warnings: [],
+  };
+}
+
+function setup(options: { active?: string } = {}) {
+  const sent: ApiRequest[] = [];
+  const fetched: Array<{ url: string; headers: Record<string, string> }> = [];
+  const routes = new RouteTable();
+  const runner = new RequestFileRunner({
+    sender: {
+      api: {
+        routeFor: (path) => routes.match(path),
+        send: async (request) => {
+          sent.push(request);
+          return response(request, { total: 3, path: request.path, items: [{ id: 'a1' }] });
+        },
+      },
+      tenants: { list: async () => tenants, active: () => (options.active ? { id: options.active } : undefined) },
+      baseUrl: () => 'http://127.0.0.1:4402',
+      fetch: (async (url: URL, init: RequestInit) => {
+        fetched.push({ url: String(url), headers: init.headers as Record<string, string> });
+        return new Response('{"ok":true}', { status: 201, headers: { 'content-type': 'application/json' } });
+      }) as typeof fetch,
+      timeoutMs: () => 1000,
+    },
+    environment: () => ({}),
+    system: (lookup) => defaultSystemContext(lookup),
+  });
+  const document = (text: string) => ({ key: 'file:///x.http', text, readBodyFile: () => '' });
+  return { runner, sent, fetched, document };
+}
+
+describe('requestFiles/runner', () => {
+  it('picks the tenant: the request\'s, else the file\'s, else the active one; none for a base path', async () => {
+    const { runner, sent, document } = setup({ active: 't-to' });
+    const text = ['@tenant = Rossi Milano', '# @tenant t-to', 'GET /efat/api/v1/ditte', '###', 'GET /efat/api/v1/ditte', '###', 'GET /api/configurazioni'].join('\n');
+    for (const index of [0, 1, 2]) await runner.send(document(text), index);
+    assert.deepEqual(sent.map((request) => request.tenant?.codiceAmbienteDati), ['RC-TO', 'RC-MI', 'RC-MI']);
+    const active = setup({ active: 't-to' });
+    await active.runner.send(active.document('GET /efat/api/v1/ditte\n###\nGET /api/x'), 0);
+    await active.runner.send(active.document('GET /efat/api/v1/ditte\n###\nGET /api/x'), 1);
+    assert.deepEqual(active.sent.map((request) => request.tenant?.id), ['t-to', undefined]);
+  });
+
+  it('says what to do when a cluster path has no tenant, or names an unknown one', async () => {
+    const { runner, sent, document } = setup();
+    const missing = await runner.send(document('GET /efat/api/v1/ditte'), 0);
+    assert.match(missing.error?.message ?? '', /# @tenant/);
+    const unknown = await runner.send(document('# @tenant XX\nGET /api/x'), 0);
+    assert.match(unknown.error?.message ?? '', /XX is not one of your tenants/);
+    assert.equal(sent.length, 0);
+  });
+
+  it('sends a named request first when another reads its response, and only once', async () => {
+    const { runner, sent, document } = setup({ active: 't-mi' });
+    const text = ['# @name first', 'GET /api/configurazioni', '###', '# @name second', 'GET /api/x?n={{first.response.body.$.total}}&l={{first.response.headers.Location}}'].join('\n');
+    const outcome = await runner.send(document(text), 1);
+    assert.deepEqual(sent.map((request) => request.path), ['/api/configurazioni', '/api/x?n=3&l=%2Fapi%2Fitems%2F9'.replace('%2Fapi%2Fitems%2F9', '/api/items/9')]);
+    assert.equal(outcome.dependencies.length, 1);
+    await runner.send(document(text), 1);
+    assert.equal(sent.length, 3, 'the first request is not sent again');
+  });
+
+  it('drops credential headers with a warning; never sends them to another host either', async () => {
+    const { runner, sent, fetched, document } = setup();
+    const text = ['GET /api/x', 'Authorization: Bearer secret', 'X-Keep: 1', '###', 'POST https://other.example/hook', 'Authorization-Key: k', '', '{"a":1}'].join('\n');
+    const own = await runner.send(document(text), 0);
+    assert.deepEqual(sent[0].headers, { 'X-Keep': '1' });
+    assert.match(own.sent?.warnings[0] ?? '', /Authorization written in the file was not sent/);
+    const other = await runner.send(document(text), 1);
+    assert.equal(sent.length, 1, 'another host does not go through the API client');
+    assert.deepEqual(fetched, [{ url: 'https://other.example/hook', headers: { 'Content-Type': 'application/json' } }]);
+    assert.equal(other.sent?.credentials, false);
+    assert.equal(other.sent?.response.status, 201);
+    assert.ok(other.sent?.warnings.some((warning) => /without your credentials/.test(warning)));
+  });
+
+  it('sends an absolute URL on the base URL or the cluster through the client, as a path', async () => {
+    const { runner, sent, document } = setup();
+    const text = ['@base = http://127.0.0.1:4402', 'GET {{base}}/api/configurazioni?a=1', '###', '# @tenant RC-TO', 'GET http://127.0.0.1:4404/efat/api/v1/ditte', '###', 'GET http://127.0.0.1:4402/efat/api/v1/ditte'].join('\n');
+    await runner.send(document(text), 0);
+    await runner.send(document(text), 1);
+    const wrongHost = await runner.send(document(text), 2);
+    assert.deepEqual(sent.map((request) => [request.path, request.tenant?.id]), [['/api/configurazioni?a=1', undefined], ['/efat/api/v1/ditte', 't-to']]);
+    assert.match(wrongHost.error?.message ?? '', /served by the tenant's cluster/);
+  });
+
+  it('Send All runs in order, reports progress and stops when cancelled', async () => {
+    const { runner, sent, document } = setup({ active: 't-mi' });
+    const text = Array.from({ length: 5 }, (_, index) => `GET /api/r${index}`).join('\n###\n');
+    const progress: number[] = [];
+    const all = await runner.sendAll(document(text), { onProgress: (done) => progress.push(done) });
+    assert.deepEqual(sent.map((request) => request.path), ['/api/r0', '/api/r1', '/api/r2', '/api/r3', '/api/r4']);
+    assert.deepEqual(progress, [0, 1, 2, 3, 4, 5]);
+    assert.equal(summarize(all, 5).text, '5 requests: 5 × 200');
+    const controller = new AbortController();
+    const partial = await runner.sendAll(document(text), { signal: controller.signal, onProgress: (done) => done === 2 && controller.abort() });
+    assert.equal(partial.length, 2);
+    assert.equal(summarize(partial, 5).text, '2 of 5 requests (cancelled): 2 × 200');
+  });
+
+  it('Send All waits for each answer before sending the next (one call in flight)', async () => {
+    const { runner, document } = setup({ active: 't-mi' });
+    let inFlight = 0;
+    let most = 0;
+    const send = runner['deps'].sender.api.send;
+    runner['deps'].sender.api.send = async (request) => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      inFlight--;
+      return send(request);
+    };
+    await runner.sendAll(document(Array.from({ length: 4 }, (_, index) => `GET /api/r${index}`).join('\n###\n')));
+    assert.equal(most, 1);
+  });
+
+  it('summarizes statuses and failures, and titles tabs with method, name and tenant code', () => {
+    const outcome = (status?: number): RunOutcome =>
+      ({ label: 'x', request: parseRequestFile('GET /a').requests[0], dependencies: [], ...(status ? { sent: { response: { status } } } : { error: { kind: 'tenant', message: 'm' } }) }) as unknown as RunOutcome;
+    assert.equal(summarize([outcome(200), outcome(404), outcome(200), outcome()], 4).text, '4 requests: 2 × 200, 1 × 404, 1 not sent');
+    const named = { ...outcome(200), label: 'ditte' };
+    assert.equal(responseTitle(named, tenants[0]), 'GET ditte · RC-MI');
+  });
+
+  it('copies a request as cURL with the platform host and masked credentials', () => {
+    const file = parseRequestFile('# @tenant RC-TO\nGET /efat/api/v1/ditte?x=1\nX-A: b');
+    const prepared = prepareRequest(file, file.requests[0], { fileVariables: new Map(), environment: {}, requestNames: new Set(), result: () => undefined, system: defaultSystemContext() }, { readBodyFile: () => '' });
+    assert.ok(prepared.ok);
+    const routes = new RouteTable();
+    const command = curlForPrepared(prepared.request, { baseUrl: 'http://b', route: routes.match('/efat/api/v1/ditte'), tenant: tenants[1] });
+    assert.equal(
+      command,
+      [
+        "curl 'http://127.0.0.1:4404/efat/api/v1/ditte?x=1'",
+        "-H 'Accept: application/json'",
+        '-H "Authorization: Bearer $TENANT_API_TOKEN"',
+        '-H "Authorization-Key: $TENANT_API_KEY"',
+        "-H 'User-Tenant: t-to'",
+        "-H 'X-A: b'",
+      ].join(' \\\n  '),
+    );
+  });
+});
+
+describe('requestFiles/saveBlock', () => {
+  // Imported here so the save tests sit beside the runner's: both turn requests into file text and back.
+  const { appendText, historyEntryForResponse, requestBlock, suggestedName } = require('../../../src/requestFiles/saveBlock') as typeof import('../../../src/requestFiles/saveBlock');
+
+  it('writes a history entry as a block that parses back to the same request, without credentials', () => {
+    const block = requestBlock({
+      method: 'post',
+      target: '/api/configurazioni',
+      query: { pagina: '2', 'a b': 'c&d' },
+      headers: { 'X-Trace': '1', Authorization: 'Bearer secret' },
+      body: '{"a": 1}',
+      tenant: 'RC-MI',
+      name: suggestedName('/api/configurazioni', new Set(['configurazioni'])),
+    });
+    assert.ok(!block.includes('secret'));
+    const file = parseRequestFile('GET /api/x' + appendText('GET /api/x', block));
+    assert.equal(file.requests.length, 2);
+    const saved = file.requests[1];
+    assert.equal(saved.name, 'configurazioni2');
+    assert.equal(saved.method, 'POST');
+    assert.equal(saved.url, '/api/configurazioni?pagina=2&a%20b=c%26d');
+    assert.deepEqual(saved.headers.map((header) => header.name), ['X-Trace', 'Content-Type']);
+    assert.deepEqual(saved.body, { kind: 'inline', text: '{"a": 1}', startLine: saved.body && saved.body.kind === 'inline' ? saved.body.startLine : -1, endLine: saved.body && saved.body.kind === 'inline' ? saved.body.endLine : -1 });
+    assert.equal(saved.metadata.tenant?.value, 'RC-MI');
+    assert.equal(appendText('  \n', 'GET /a\n'), 'GET /a\n');
+  });
+
+  it('finds the history entry of a response tab by its first line', () => {
+    const entries = [
+      { method: 'GET', path: '/a', url: 'http://h/a', at: 1 },
+      { method: 'GET', path: '/a', url: 'http://h/a', at: 3, tenantId: 'newest' },
+      { method: 'POST', path: '/a', url: 'http://h/a', at: 4 },
+    ];
+    assert.equal(historyEntryForResponse('// GET http://h/a', entries)?.tenantId, 'newest');
+    assert.equal(historyEntryForResponse('// PUT http://h/a', entries), undefined);
+  });
+});

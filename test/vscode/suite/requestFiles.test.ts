@@ -1,0 +1,219 @@
+// Request files (.http) inside a real VS Code, against the sandbox, driven as a user: the example file
+// is opened, the CodeLens clicked in the browser, the response tab appears beside the file.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Sandbox } from '../../sandbox';
+import { driver } from './helpers/driver';
+import { resetSettings, setLicenceKeys, signInAs, signOutEveryone, startWorkbenchSandbox, waitFor, workbenchApi } from './helpers/workbench';
+
+const repoRoot = process.env.TENANT_API_TEST_REPO ?? path.resolve(__dirname, '..', '..', '..', '..');
+
+function tabsLabelled(prefix: string): vscode.Tab[] {
+  return vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.label.startsWith(prefix));
+}
+
+async function openFile(file: string): Promise<vscode.TextEditor> {
+  const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+  return vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.One, preview: false });
+}
+
+/** Scrolls the request line to the top and clicks the CodeLens whose tooltip is `tooltip`. */
+async function clickLens(editor: vscode.TextEditor, line: number, tooltip: string): Promise<void> {
+  editor.revealRange(new vscode.Range(line, 0, line, 0), vscode.TextEditorRevealType.AtTop);
+  await driver.click(`.codelens-decoration a[title="${tooltip}"]`, { timeoutMs: 20_000 });
+}
+
+function lineOf(editor: vscode.TextEditor, text: string): number {
+  const line = editor.document.getText().split('\n').findIndex((candidate) => candidate.startsWith(text));
+  assert.ok(line >= 0, `no line ${text}`);
+  return line;
+}
+
+describe('request files', function () {
+  this.timeout(180_000);
+  let sandbox: Sandbox;
+  let folder: string;
+  const tenant = (code: string) => sandbox.tenants.find((candidate) => candidate.codiceAmbienteDati === code)!;
+
+  before(async function () {
+    if (!driver.available()) this.skip();
+    await workbenchApi();
+    await signOutEveryone();
+    sandbox = await startWorkbenchSandbox();
+    await signInAs(sandbox, 'mario.rossi');
+    await setLicenceKeys(sandbox, 'org-rossi');
+    folder = fs.mkdtempSync(path.join(os.tmpdir(), 'request-files-'));
+    fs.copyFileSync(path.join(repoRoot, 'test', 'sandbox', 'requests', 'example.http'), path.join(folder, 'example.http'));
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await signOutEveryone();
+    await resetSettings();
+    await sandbox?.close();
+    if (folder) fs.rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('Send above a named request of the example file opens its 200 tab beside the file', async () => {
+    const editor = await openFile(path.join(folder, 'example.http'));
+    const before = sandbox.requests.length;
+    await clickLens(editor, lineOf(editor, 'GET /efat/api/v1/ditte?dimensionePagina={{pageSize}}'), 'Send ditte with Tenant API Workbench');
+    const tab = await waitFor(() => tabsLabelled('GET ditte · RC-MI')[0], { timeoutMs: 30_000, what: 'the tab "GET ditte · RC-MI"' });
+    assert.notEqual(tab.group.viewColumn, vscode.ViewColumn.One, 'the response opens beside the file');
+    assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, editor.document.uri.fsPath, 'the focus stays in the file');
+    const response = vscode.workspace.textDocuments.find((document) => document.uri.toString() === (tab.input as vscode.TabInputText).uri.toString());
+    assert.ok(response);
+    const text = response.getText();
+    assert.match(text, /^\/\/ GET http:\/\/127\.0\.0\.1:\d+\/efat\/api\/v1\/ditte\?dimensionePagina=5$/m);
+    assert.match(text, /^\/\/ 200 OK/m);
+    assert.match(text, /^\/\/ {3}Authorization: Bearer \*\*\*$/m, 'the request headers, credentials masked');
+    assert.ok(!text.includes(sandbox.licenceKeys[0].key) && !text.includes('RSSEFAT8B3N6P2W5Y7QD'), 'no licence key in the tab');
+    const sent = sandbox.requests.slice(before).filter((request) => request.path === '/efat/api/v1/ditte');
+    assert.equal(sent.length, 1);
+    assert.equal(sent[0].headers['user-tenant'], tenant('RC-MI').id);
+    assert.equal(sent[0].status, 200);
+
+    // Sending again updates the same tab.
+    await clickLens(editor, lineOf(editor, 'GET /efat/api/v1/ditte?dimensionePagina={{pageSize}}'), 'Send ditte with Tenant API Workbench');
+    await waitFor(() => sandbox.requests.slice(before).filter((request) => request.path === '/efat/api/v1/ditte').length === 2 || undefined, { what: 'the second send' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal(tabsLabelled('GET ditte').length, 1, 'one tab per named request');
+  });
+
+  it('Ctrl+Alt+Enter sends the request under the cursor', async () => {
+    const editor = await openFile(path.join(folder, 'example.http'));
+    const line = lineOf(editor, 'GET /api/configurazioni');
+    editor.selection = new vscode.Selection(line + 1, 4, line + 1, 4);
+    editor.revealRange(new vscode.Range(line, 0, line, 0), vscode.TextEditorRevealType.AtTop);
+    await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+    await driver.waitFor('.editor-group-container.active .monaco-editor.focused', { timeoutMs: 10_000 });
+    const before = sandbox.requests.length;
+    await driver.press('Control+Alt+Enter');
+    await waitFor(() => tabsLabelled('GET configurazioni')[0], { timeoutMs: 30_000, what: 'the tab of configurazioni' });
+    assert.deepEqual(sandbox.requests.slice(before).map((request) => request.url.replace(/^http:\/\/[^/]+/, '')), ['/api/configurazioni?pagina=1&dimensionePagina=5']);
+  });
+
+  it('uses a value from one response in the next request (query and tenant)', async () => {
+    const editor = await openFile(path.join(folder, 'example.http'));
+    const before = sandbox.requests.length;
+    await clickLens(editor, lineOf(editor, 'GET /efat/api/v1/ditte?dimensionePagina={{pageSize}}&pagina='), 'Send ultimaPagina with Tenant API Workbench');
+    await waitFor(() => tabsLabelled('GET ultimaPagina · RC-MI')[0], { timeoutMs: 30_000, what: 'the tab of ultimaPagina' });
+    const lastPage = String(Math.ceil(40000 / 5));
+    const chained = sandbox.requests.slice(before).find((request) => request.url.includes('pagina=' + lastPage));
+    assert.ok(chained, JSON.stringify(sandbox.requests.slice(before).map((request) => request.url)));
+    assert.equal(chained.status, 200);
+
+    // The tenant of secondoTenant comes from the listing, sent first because it was not sent yet.
+    const second = sandbox.requests.length;
+    await clickLens(editor, lineOf(editor, 'GET /efat/api/v1/ditte?dimensionePagina=1'), 'Send secondoTenant with Tenant API Workbench');
+    await waitFor(() => tabsLabelled('GET secondoTenant · RC-TO')[0], { timeoutMs: 30_000, what: 'the tab of secondoTenant' });
+    const calls = sandbox.requests.slice(second);
+    assert.deepEqual(calls.map((request) => request.path), ['/v10/user-tenants', '/efat/api/v1/ditte']);
+    assert.equal(calls[1].headers['user-tenant'], tenant('RC-TO').id);
+    assert.match(calls[1].headers['x-request-id'] ?? '', /^[0-9a-f-]{36}$/);
+  });
+
+  it('Send All of 20 requests gets no 429 from the sandbox and shows the summary', async () => {
+    const blocks = Array.from({ length: 20 }, (_, index) =>
+      index % 2 === 0 ? `# @name c${index}\nGET /api/configurazioni?pagina=${index + 1}&dimensionePagina=1` : `# @name d${index}\n# @tenant RC-TO\nGET /efat/api/v1/ditte?pagina=${index}&dimensionePagina=1`,
+    );
+    const file = path.join(folder, 'twenty.http');
+    fs.writeFileSync(file, blocks.join('\n\n###\n') + '\n');
+    await setLicenceKeys(sandbox, 'org-rossi');
+    const editor = await openFile(file);
+    const before = sandbox.requests.length;
+    const started = Date.now();
+    await clickLens(editor, 1, 'Send every request of this file in order with Tenant API Workbench');
+    const summary = await waitFor(
+      async () => (await driver.notifications()).find((message) => message.startsWith('Send All finished:')),
+      { timeoutMs: 90_000, what: 'the Send All summary' },
+    );
+    const calls = sandbox.requests.slice(before);
+    console.log(`      Send All: ${calls.length} calls in ${Date.now() - started} ms; ${summary}`);
+    assert.equal(calls.length, 20);
+    assert.equal(calls.filter((request) => request.status === 429).length, 0);
+    assert.match(summary, /20 requests: /);
+    await waitFor(() => tabsLabelled('Send All twenty.http')[0], { what: 'the summary tab' });
+  });
+
+  it('a bad file shows its diagnostics', async () => {
+    const file = path.join(folder, 'bad.http');
+    fs.writeFileSync(
+      file,
+      [
+        '# @tenant XX-NONE',
+        'GET /nowhere/x?q={{missing}}',
+        '',
+        '###',
+        'POST /api/configurazioni',
+        'Authorization: Bearer abc',
+        'Content-Type: application/json',
+        '',
+        '{ "a": 1, }',
+        '###',
+        'GET /api/x?v={{nobody.response.body.$.id}}',
+      ].join('\n'),
+    );
+    const editor = await openFile(file);
+    const diagnostics = await waitFor(
+      () => {
+        const found = vscode.languages.getDiagnostics(editor.document.uri);
+        return found.length >= 6 ? found : undefined;
+      },
+      { what: 'the diagnostics of bad.http' },
+    );
+    const byCode = diagnostics.map((diagnostic) => `${diagnostic.range.start.line}:${String(diagnostic.code)}`).sort();
+    assert.deepEqual(byCode, ['0:unknownTenant', '10:unknownRequest', '1:noRoute', '1:unknownVariable', '5:credentialHeader', '8:malformedJson']);
+    await driver.waitFor('.monaco-editor .squiggly-error', { timeoutMs: 15_000 });
+  });
+  it('Save to Request File appends the request of a response tab as a block, without credentials', async () => {
+    const summary = (await vscode.commands.executeCommand('tenantApi.sendRequest', {
+      method: 'GET',
+      path: '/efat/api/v1/ditte',
+      tenantId: tenant('RC-TO').id,
+      query: { dimensionePagina: '2' },
+    })) as { ok: boolean; document?: string };
+    assert.ok(summary.ok && summary.document, JSON.stringify(summary));
+    await vscode.window.showTextDocument(vscode.Uri.parse(summary.document), { preview: false });
+    const file = path.join(folder, 'saved.http');
+    fs.writeFileSync(file, '# Saved requests\nGET /api/configurazioni\n');
+    const saved = await vscode.commands.executeCommand('tenantApi.requestFile.saveRequest', undefined, file);
+    assert.equal(saved, vscode.Uri.file(file).toString());
+    const text = fs.readFileSync(file, 'utf8');
+    assert.match(text, /\n###\n# @name ditte\n# @tenant RC-TO\nGET \/efat\/api\/v1\/ditte\n {4}\?dimensionePagina=2\n/);
+    assert.ok(!/Authorization|User-Tenant/i.test(text));
+  });
+  it('works whatever language another extension gives .http files; a setting turns its CodeLens off', async () => {
+    const editor = await openFile(path.join(folder, 'example.http'));
+    // REST Client and httpYac claim .http as their `http` language: stand in for them with another language.
+    const claimed = await vscode.languages.setTextDocumentLanguage(editor.document, 'plaintext');
+    const lenses = (await vscode.commands.executeCommand('vscode.executeCodeLensProvider', claimed.uri)) as vscode.CodeLens[];
+    const titles = lenses.map((lens) => lens.command?.title ?? '');
+    assert.ok(titles.filter((title) => title.includes('Send (Tenant API)')).length >= 6, titles.join(' | '));
+    assert.ok(titles.some((title) => title.includes('Send All (Tenant API)')));
+    const symbols = (await vscode.commands.executeCommand('vscode.executeDocumentSymbolProvider', claimed.uri)) as vscode.DocumentSymbol[];
+    assert.deepEqual(symbols.map((symbol) => symbol.name), ['tenants', 'configurazioni', 'ditte', 'ditteTorino', 'ultimaPagina', 'secondoTenant']);
+
+    const line = lineOf(editor, 'GET /efat/api/v1/ditte?dimensionePagina={{pageSize}}&pagina=');
+    const column = claimed.lineAt(line).text.indexOf('{{ditte.response') + 3;
+    const hovers = (await vscode.commands.executeCommand('vscode.executeHoverProvider', claimed.uri, new vscode.Position(line, column))) as vscode.Hover[];
+    const hoverText = hovers.flatMap((hover) => hover.contents.map((content) => (content as vscode.MarkdownString).value)).join('\n');
+    assert.match(hoverText, /\n8000\n/, hoverText);
+
+    const tenantLine = lineOf(editor, '# @tenant RC-TO');
+    const completions = (await vscode.commands.executeCommand('vscode.executeCompletionItemProvider', claimed.uri, new vscode.Position(tenantLine, '# @tenant '.length))) as vscode.CompletionList;
+    const labels = completions.items.map((item) => (typeof item.label === 'string' ? item.label : item.label.label));
+    for (const code of ['RC-MI', 'RC-TO', 'BA-PR']) assert.ok(labels.includes(code), labels.join(' '));
+
+    await vscode.workspace.getConfiguration('tenantApi').update('requestFiles.codeLens', false, vscode.ConfigurationTarget.Global);
+    try {
+      const none = (await vscode.commands.executeCommand('vscode.executeCodeLensProvider', claimed.uri)) as vscode.CodeLens[];
+      assert.equal(none.filter((lens) => lens.command?.title.includes('Tenant API')).length, 0);
+    } finally {
+      await vscode.workspace.getConfiguration('tenantApi').update('requestFiles.codeLens', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+});
