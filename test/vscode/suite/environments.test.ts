@@ -1,6 +1,9 @@
 // Environments in a real VS Code against two sandboxes on different ports: the default environment
 // (the top-level settings) on sandbox A, the named environment "Beta" on sandbox B.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Sandbox } from '../../sandbox';
 import { driver } from './helpers/driver';
@@ -69,6 +72,7 @@ describe('environments', function () {
     baseUrl: beta.baseUrl,
     clientId: beta.clients.public.clientId,
     allowedHosts: ['127.0.0.1'],
+    variables: { envTag: 'beta' },
     ...extra,
   });
 
@@ -180,6 +184,32 @@ describe('environments', function () {
       assert.equal(beta.requests.filter((request) => request.path === '/api/configurazioni').at(-1)?.method, 'POST');
     } finally {
       await driver.showDialogs(false);
+    }
+  });
+
+  it('a request file uses the active environment\'s variables, and its POST to a protected environment asks too', async () => {
+    await switchTo('Beta');
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'environments-')), 'beta.http');
+    fs.writeFileSync(file, 'GET /api/configurazioni?env={{envTag}}\n\n###\n\nPOST /api/configurazioni\nContent-Type: application/json\n\n{"a": 1}\n');
+    try {
+      const uri = vscode.Uri.file(file);
+      const before = beta.requests.length;
+      await vscode.commands.executeCommand('tenantApi.requestFile.send', uri, 0);
+      const sent = await waitFor(() => beta.requests.slice(before).find((request) => request.path === '/api/configurazioni'), { what: 'the GET in Beta' });
+      assert.match(sent.url, /env=beta/);
+
+      await driver.showDialogs(true);
+      try {
+        const declined = vscode.commands.executeCommand('tenantApi.requestFile.send', uri, 1);
+        assert.match(await driver.clickDialogButton('Cancel', { timeoutMs: 20_000 }), /Send POST to the protected environment "Beta"\?/);
+        await declined;
+      } finally {
+        await driver.showDialogs(false);
+      }
+      assert.equal(beta.requests.slice(before).filter((request) => request.method === 'POST').length, 0, 'the declined POST reached Beta');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
     }
   });
 
