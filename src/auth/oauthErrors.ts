@@ -43,6 +43,24 @@ export class SignInCancelledError extends Error {
   }
 }
 
+/**
+ * The user pressed Cancel (or Deny) on the sign-in page: the server redirected with access_denied.
+ * A deliberate cancel, so no other flow is offered for it.
+ */
+export class SignInDeniedError extends SignInCancelledError {
+  constructor() {
+    super();
+    // `name` is a literal type on SignInCancelledError, so it cannot be redeclared here.
+    Object.defineProperty(this, 'name', { value: 'SignInDeniedError', configurable: true, writable: true });
+    this.message = l10n.t('Sign-in was cancelled in the browser.');
+  }
+}
+
+/** An OAuth error that says the user refused (RFC 6749 4.1.2.1 access_denied) becomes SignInDeniedError. */
+export function asUserRefusal(error: unknown): unknown {
+  return error instanceof OAuthError && error.error === 'access_denied' ? new SignInDeniedError() : error;
+}
+
 /** The attempt waited longer than tenantApi.signInTimeoutSeconds. */
 export class SignInTimeoutError extends Error {
   override readonly name = 'SignInTimeoutError';

@@ -22,10 +22,25 @@ interface Pending {
  * already used state is ignored (and logged) so that a forged or replayed redirect signs no one in;
  * an error redirect ends its attempt with the server's message.
  */
+/** How many ended attempts are remembered, to tell a late answer from a forged one. */
+const ENDED_REMEMBERED = 20;
+
 export class PendingAttempts {
   private readonly pending = new Map<string, Pending>();
+  /** States of attempts that ended without their answer (cancelled, timed out, replaced), newest last. */
+  private readonly ended: string[] = [];
+  private readonly lateListeners = new Set<() => void>();
 
   constructor(private readonly logger: Logger) {}
+
+  /**
+   * Fires when the browser brings the answer of an attempt that had already ended: the user finished
+   * the sign-in after the editor stopped waiting, and should be told so (the browser's page cannot).
+   */
+  onLateCallback(listener: () => void): { dispose(): void } {
+    this.lateListeners.add(listener);
+    return { dispose: () => this.lateListeners.delete(listener) };
+  }
 
   /** Starts waiting for `state`; the returned promise settles when its callback arrives or `cancel` is called. */
   wait(state: string): Promise<CallbackResult> {
@@ -40,6 +55,8 @@ export class PendingAttempts {
     const entry = this.pending.get(state);
     if (!entry) return;
     this.pending.delete(state);
+    this.ended.push(state);
+    if (this.ended.length > ENDED_REMEMBERED) this.ended.shift();
     entry.reject(reason);
   }
 
@@ -53,6 +70,7 @@ export class PendingAttempts {
     const entry = state ? this.pending.get(state) : undefined;
     if (!state || !entry) {
       this.logger.warn(`Ignored a sign-in callback with ${state ? 'an unknown or already used' : 'no'} state.`);
+      if (state && this.ended.includes(state)) this.lateListeners.forEach((listener) => listener());
       return false;
     }
     this.pending.delete(state);

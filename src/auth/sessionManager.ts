@@ -312,6 +312,29 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
     }
     this.changes.fire(previous ? { added: [], removed: [], changed: [session] } : { added: [session], removed: [], changed: [] });
     this.simpleChanges.fire();
+    await this.rememberSignOut(false);
+  }
+
+  /**
+   * True after a sign-out until the next sign-in: the browser may still hold the signed-out user's
+   * session at the server, so the next sign-in asks for the login form (prompt=login) instead of
+   * signing that user in again without asking.
+   */
+  async signedOutSinceSignIn(): Promise<boolean> {
+    try {
+      return await this.options.store.wasSignedOut();
+    } catch (error) {
+      this.logger.warn(`Could not read the sign-out marker: ${String(error)}`);
+      return false;
+    }
+  }
+
+  private async rememberSignOut(signedOut: boolean): Promise<void> {
+    try {
+      await this.options.store.setSignedOut(signedOut);
+    } catch (error) {
+      this.logger.warn(`Could not store the sign-out marker: ${String(error)}`);
+    }
   }
 
   /** Sign-out: deletes the secrets, revokes the refresh token (best effort), tells listeners. */
@@ -325,6 +348,7 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
       this.removing.delete(id);
     }
     this.forget(id);
+    await this.rememberSignOut(true);
     if (session) {
       const client = this.options.tokenClient();
       const token = session.refreshToken ?? session.accessToken;

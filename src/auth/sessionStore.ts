@@ -16,6 +16,8 @@ import type { AccountInfo } from './types';
  *                                      authUrl and clientId the tokens came from.
  *   tenantApi.auth.clientSecret        the client secret, only when the registered client has one
  *                                      (command Tenant API: Set Client Secret).
+ *   tenantApi.auth.signedOut           "1" after a sign-out until the next sign-in (not a secret; kept here
+ *                                      so that every window sees it): the next sign-in shows the login form.
  *
  * SecretStorage is shared by every window of the editor; onDidChange reports each key another
  * window writes, which is how a refresh or sign-out done elsewhere reaches this window.
@@ -23,6 +25,7 @@ import type { AccountInfo } from './types';
 export const SESSIONS_INDEX_KEY = 'tenantApi.auth.sessions';
 export const SESSION_KEY_PREFIX = 'tenantApi.auth.session/';
 export const CLIENT_SECRET_KEY = 'tenantApi.auth.clientSecret';
+export const SIGNED_OUT_KEY = 'tenantApi.auth.signedOut';
 
 export interface StoredSession {
   version: 1;
@@ -114,6 +117,16 @@ export class SessionStore {
     if (index.includes(id)) {
       await this.secrets.store(SESSIONS_INDEX_KEY, JSON.stringify(index.filter((other) => other !== id)));
     }
+  }
+
+  /** Whether an account was signed out since the last sign-in (in any window). */
+  async wasSignedOut(): Promise<boolean> {
+    return (await this.secrets.get(SIGNED_OUT_KEY)) === '1';
+  }
+
+  async setSignedOut(signedOut: boolean): Promise<void> {
+    if (signedOut) await this.secrets.store(SIGNED_OUT_KEY, '1');
+    else if (await this.wasSignedOut()) await this.secrets.delete(SIGNED_OUT_KEY);
   }
 
   async getClientSecret(): Promise<string | undefined> {

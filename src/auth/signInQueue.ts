@@ -56,10 +56,12 @@ export class SignInQueue<T> {
   private running?: Running<T>;
   private waiting?: Waiting<T>;
 
-  request(key: string, start: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    if (this.waiting?.key === key) return this.waiting.promise;
-    // A replaced sign-in always has a waiting successor, so a running one with no successor is not replaced.
-    if (!this.waiting && this.running?.key === key) return this.running.promise;
+  /**
+   * `restart`: even with the key of the running sign-in, replace it rather than join it (the user asked
+   * to sign in again while that one is stuck, say on a question nobody answers).
+   */
+  request(key: string, start: (signal: AbortSignal) => Promise<T>, options: { restart?: boolean } = {}): Promise<T> {
+    if (!options.restart && this.joins(key)) return (this.waiting ?? this.running)!.promise;
     if (!this.running) return this.begin(key, start);
 
     // The successor that never started is dropped; its callers are told as the running one's are.
@@ -73,6 +75,13 @@ export class SignInQueue<T> {
     });
     this.waiting = { key, start, promise, resolve, reject };
     return promise;
+  }
+
+  /** Whether a request with `key` would join a sign-in already under way (the waiting one, else the running one). */
+  joins(key: string): boolean {
+    if (this.waiting) return this.waiting.key === key;
+    // A replaced sign-in always has a waiting successor, so a running one with no successor is not replaced.
+    return this.running?.key === key;
   }
 
   /** True while a sign-in runs (whether or not another waits for it to settle). */

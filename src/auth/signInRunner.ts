@@ -8,7 +8,7 @@ import { callbackIssuerProblem } from './discoveryChecks';
 import type { FlowKind } from './flows';
 import { validateIdToken, type IdTokenClaims } from './idToken';
 import { LoopbackServer } from './loopbackServer';
-import { OAuthError, SignInCancelledError, SignInTimeoutError } from './oauthErrors';
+import { asUserRefusal, OAuthError, SignInCancelledError, SignInTimeoutError } from './oauthErrors';
 import { PendingAttempts } from './pendingAttempts';
 import { sessionFromTokens } from './sessionManager';
 import type { StoredSession } from './sessionStore';
@@ -119,7 +119,9 @@ export class SignInRunner {
         this.environment.logger.info(`Opening the authorize URL with redirect_uri ${redirectUri}.`);
         const opened = await this.environment.openExternal(url);
         if (!opened) throw new OAuthError('browser_not_opened', l10n.t('The browser could not be opened for sign-in.'));
-        const { code, iss } = await callback;
+        const { code, iss } = await callback.catch((error: unknown) => {
+          throw asUserRefusal(error);
+        });
         const issuerProblem = callbackIssuerProblem(iss, metadata.issuer, metadata.authorization_response_iss_parameter_supported === true);
         if (issuerProblem) throw new OAuthError('invalid_issuer', issuerProblem);
         const tokens = await tokenClient.exchangeCode(code, secrets.codeVerifier, redirectUri, signal);
@@ -142,7 +144,9 @@ export class SignInRunner {
     if (this.environment.uiLocales) extra.ui_locales = this.environment.uiLocales;
     const authorization = await tokenClient.startDeviceAuthorization(this.environment.scopes, extra, signal);
     this.environment.presentDeviceCode(authorization, signal);
-    const tokens = await pollDeviceToken(tokenClient, authorization, { clock, logger, signal });
+    const tokens = await pollDeviceToken(tokenClient, authorization, { clock, logger, signal }).catch((error: unknown) => {
+      throw asUserRefusal(error);
+    });
     return this.complete(tokens, metadata.issuer, undefined, signal);
   }
 

@@ -14,10 +14,15 @@ function signInOptions(argument: unknown): SignInOptions {
   };
 }
 
-async function pickAccount(accounts: AccountInfo[], placeHolder: string): Promise<AccountInfo | undefined> {
+/** By name; the account id (a `sub`, often a GUID) means nothing to the user. */
+async function pickAccount(accounts: AccountInfo[], activeId: string | undefined, placeHolder: string): Promise<AccountInfo | undefined> {
   if (accounts.length <= 1) return accounts[0];
   const picked = await vscode.window.showQuickPick(
-    accounts.map((account) => ({ label: account.label, description: account.id, account })),
+    accounts.map((account) => ({
+      label: account.label,
+      description: account.id === activeId ? vscode.l10n.t('used for API calls') : undefined,
+      account,
+    })),
     { placeHolder },
   );
   return picked?.account;
@@ -28,10 +33,14 @@ export function registerAuthCommands(context: vscode.ExtensionContext, auth: Aut
   context.subscriptions.push(
     vscode.commands.registerCommand('tenantApi.signIn', async (argument?: unknown): Promise<AccountInfo | undefined> => {
       const options = signInOptions(argument);
-      // Signing in while an account is signed in means "another account": show the form again.
-      if ((await auth.getAccounts()).length > 0 && options.forceLogin === undefined) options.forceLogin = true;
+      // Signing in while an account is signed in means "another account", and after a sign-out the
+      // browser may still be signed in as the user who left: show the login form in both cases.
+      if (options.forceLogin === undefined && ((await auth.getAccounts()).length > 0 || (await auth.sessions.signedOutSinceSignIn()))) {
+        options.forceLogin = true;
+      }
       try {
-        const account = await auth.signIn(options);
+        // fromUser: a Sign In that would join a running sign-in says so (or restarts a stuck one).
+        const account = (await auth.controller.signIn(options, [], { fromUser: true })).account;
         if (account) {
           auth.setActiveAccount(account.id);
           void vscode.window.showInformationMessage(vscode.l10n.t('Signed in to Tenant API as {0}.', account.label));
@@ -58,7 +67,7 @@ export function registerAuthCommands(context: vscode.ExtensionContext, auth: Aut
       const requested = argument && typeof argument === 'object' ? (argument as { accountId?: unknown }).accountId : undefined;
       const account = typeof requested === 'string'
         ? accounts.find((candidate) => candidate.id === requested)
-        : await pickAccount(accounts, vscode.l10n.t('Which account do you want to sign out?'));
+        : await pickAccount(accounts, auth.activeAccount()?.id, vscode.l10n.t('Which account do you want to sign out?'));
       if (!account) return;
       await auth.signOut(account.id);
       void vscode.window.showInformationMessage(vscode.l10n.t('Signed out {0} from Tenant API.', account.label));

@@ -32,9 +32,12 @@ export function buildCurlCommand(request: CurlRequest, secrets: CurlSecrets = {}
   else if (method !== 'GET') first.push('-X', method);
   first.push(quote(request.url));
   const lines = [first.join(' ')];
+  const sendsBody = request.body !== undefined && method !== 'GET' && method !== 'HEAD';
   for (const name of Object.keys(request.headers).sort(compareHeaders)) {
     const lower = name.toLowerCase();
     if (SKIPPED_HEADERS.has(lower)) continue;
+    // A Content-Type describes a body: without one it only misleads whoever reads the command.
+    if (lower === 'content-type' && !sendsBody) continue;
     if (lower === 'authorization') {
       lines.push(
         '-H ' +
@@ -48,8 +51,8 @@ export function buildCurlCommand(request: CurlRequest, secrets: CurlSecrets = {}
       lines.push('-H ' + quote(`${name}: ${request.headers[name]}`));
     }
   }
-  if (request.body !== undefined && method !== 'GET' && method !== 'HEAD') {
-    lines.push('--data-raw ' + quote(request.body));
+  if (sendsBody) {
+    lines.push('--data-raw ' + quote(request.body!));
   }
   return lines.join(' \\\n  ');
 }

@@ -33,3 +33,10 @@ export function readBaseUrl(): string {
 export function readRequestFilesCodeLens(): boolean {
   return vscode.workspace.getConfiguration(SETTINGS_SECTION).get<boolean>('requestFiles.codeLens', true);
 }
+
+/** Whether both addresses (tenantApi.authUrl and baseUrl) are written. */
+export function readAddressesSet(): boolean {
+  const configuration = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+  const isSet = (name: string) => String(configuration.get(name) ?? '').trim() !== '';
+  return isSet('authUrl') && isSet('baseUrl');
+}

@@ -11,6 +11,7 @@ import { ResponseDocuments } from './responseDocuments';
 import { SwitchableTreeView } from './switchableTreeView';
 import { TenantTreeProvider } from './tenantTree';
 import type { TreeNode } from './tenantTreeModel';
+import { trackWalkthroughProgress } from './walkthroughProgress';
 
 export interface ViewsDeps {
   auth: SessionState;
@@ -18,8 +19,11 @@ export interface ViewsDeps {
   /** The one cache of the accounts' tenants, which the tree shows. */
   tenants: TenantDirectory;
   logger?: Logger;
-  /** src/api's LicenceKeyStore: a key set or cleared (here or in another window) clears the resources' licence problems. */
-  licenceKeys?: { onDidChange: Event<{ module: string }> };
+  /**
+   * src/api's LicenceKeyStore: a key set or cleared (here or in another window) clears the resources'
+   * licence problems, and the first key set completes the walkthrough's licence step.
+   */
+  licenceKeys?: { onDidChange: Event<{ module: string }>; get(module: string): Promise<unknown> };
   /** Parts that outlive an environment (created once by the composition root): the view and the response tabs. */
   shared?: { tenantsView: SwitchableTreeView<TreeNode>; responses: ResponseDocuments };
 }
@@ -84,6 +88,7 @@ export function registerViews(context: vscode.ExtensionContext, deps: ViewsDeps)
       tree.redraw();
     }),
     deps.licenceKeys?.onDidChange(() => tree.clearProblems()) ?? { dispose() {} },
+    deps.licenceKeys ? trackWalkthroughProgress({ extensionId: context.extension.id, auth: deps.auth, licenceKeys: deps.licenceKeys, logger }) : { dispose() {} },
     onSettingsChange((affects) => {
       if (affects('baseUrl') || affects('allowedHosts') || affects('environments')) deps.tenants.refresh();
       else if (affects('endpoints')) tree.redraw();

@@ -17,6 +17,8 @@ export interface SignInOptions {
   deny?: boolean;
   /** Safety limit of requests for one sign-in. */
   maxSteps?: number;
+  /** Sees each sign-in or consent page before it is submitted (its data-sandbox-page marker and HTML). */
+  onPage?: (page: string, html: string) => void;
 }
 
 export interface SignInResult {
@@ -73,6 +75,7 @@ export class FormBrowser {
       if (step.kind === 'redirect') return step.result;
       const page = pageMarker(step.html);
       const forms = parseForms(step.html);
+      if (page) options.onPage?.(page, step.html);
       if (page === 'login' || page === 'login-error') {
         if (page === 'login-error' && submittedLogin) {
           throw new SignInError(`Sign-in refused (${step.status}): ${errorText(step.html)}`, step.status, page, step.html);

@@ -13,6 +13,7 @@ import { startSandbox } from './index';
 import { CLI_HELP, parseCliOptions } from './cliOptions';
 import { CLI_PORTS } from './seed';
 import { sandboxEnvironmentSettings, summaryText } from './summary';
+import { splitStartArgs } from './startArgs';
 import type { Sandbox, SandboxOptions } from './types';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
@@ -42,6 +43,14 @@ async function startOnPreferredPorts(options: SandboxOptions): Promise<Sandbox> 
   }
 }
 
+/** What a newcomer does in the editor: resources answer only once the module's licence key is set. */
+const NEXT_STEPS = [
+  'In the editor: 1. Tenant API: Sign In, as one of the users above.',
+  '               2. Tenant API: Set Licence Key, once per module, with a key above of the organization of',
+  '                  your tenant (core serves /api/..., efat serves /efat/...); without it resources answer 401.',
+  '               3. Open a resource in the Tenants view, or Tenant API: Send Request.',
+].join('\n');
+
 /** Set once something runs: stops it (Ctrl+C, the editor window closing, or a failure). */
 let stopAll: ((code: number) => Promise<void>) | undefined;
 
@@ -60,7 +69,7 @@ function waitForStop(cleanup: () => Promise<void>): (code: number) => Promise<vo
   return stop;
 }
 
-async function runDesktop(code: string, options: SandboxOptions): Promise<void> {
+async function runDesktop(code: string, options: SandboxOptions, locale?: string): Promise<void> {
   const sandbox = await startOnPreferredPorts(options);
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-workbench-'));
   fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
@@ -71,8 +80,10 @@ async function runDesktop(code: string, options: SandboxOptions): Promise<void> 
   }, null, 2));
   say(summaryText(sandbox));
   say(`\nOpening VS Code (${code}) with the extension from ${repoRoot} and a throwaway profile in ${userDataDir}.`);
+  say(NEXT_STEPS);
   say('Close that window or press Ctrl+C here to stop.');
-  const child = spawn(code, ['--wait', '--new-window', `--extensionDevelopmentPath=${repoRoot}`, `--user-data-dir=${userDataDir}`, requestsFolder], { stdio: 'inherit' });
+  const localeArgs = locale ? [`--locale=${locale}`] : []; // desktop VS Code: its own installed language pack
+  const child = spawn(code, ['--wait', '--new-window', ...localeArgs, `--extensionDevelopmentPath=${repoRoot}`, `--user-data-dir=${userDataDir}`, requestsFolder], { stdio: 'inherit' });
   const cleanup = async () => {
     if (child.exitCode === null) child.kill('SIGTERM');
     await sandbox.close();
@@ -86,7 +97,7 @@ async function runDesktop(code: string, options: SandboxOptions): Promise<void> 
   });
 }
 
-async function runBrowser(options: SandboxOptions): Promise<void> {
+async function runBrowser(options: SandboxOptions, locale?: string): Promise<void> {
   const port = await freePort();
   // code-server hands the sign-in back through http://127.0.0.1:<port>/...callback?vscode-reqid=...
   const sandbox = await startOnPreferredPorts({
@@ -100,22 +111,24 @@ async function runBrowser(options: SandboxOptions): Promise<void> {
     await server?.stop();
     await sandbox.close();
   });
-  server = await startCodeServer({ settings: sandboxEnvironmentSettings(sandbox), port, folder: requestsFolder });
+  server = await startCodeServer({ settings: sandboxEnvironmentSettings(sandbox), port, folder: requestsFolder, locale });
   const url = server.workbenchUrl([['extensionDevelopmentPath', server.remoteUri(repoRoot)]]);
   say(`\nOpen this URL in a browser on this machine (Chromium: /usr/bin/chromium):\n\n  ${url}\n`);
-  say('Sign in with one of the users above. Press Ctrl+C here to stop everything.');
+  say(NEXT_STEPS);
+  say('Press Ctrl+C here to stop everything.');
 }
 
 async function main(): Promise<void> {
-  const options = parseCliOptions(process.argv.slice(2), {});
+  const { locale, sandboxArgs } = splitStartArgs(process.argv.slice(2));
+  const options = parseCliOptions(sandboxArgs, {});
   if (options.help) {
-    say(`npm start -- [options]\n${CLI_HELP.replace(/\n\s+--json[^\n]*/, '')}`);
+    say(`npm start -- [options]\n${CLI_HELP.replace(/\n\s+--json[^\n]*/, '')}\n  --locale <tag>              the editor's display language, e.g. it (the browser editor builds a language pack from npm)`);
     return;
   }
   build();
   const code = onPath('code');
-  if (code) await runDesktop(code, options.sandbox);
-  else await runBrowser(options.sandbox);
+  if (code) await runDesktop(code, options.sandbox, locale);
+  else await runBrowser(options.sandbox, locale);
 }
 
 main().catch((err: unknown) => {

@@ -60,8 +60,9 @@ export class TenantApiAuthenticationProvider implements vscode.AuthenticationPro
   }
 
   async createSession(scopes: readonly string[], _options: vscode.AuthenticationProviderSessionOptions = {}): Promise<vscode.AuthenticationSession> {
-    const known = (await this.sessions.getSessions()).length > 0;
-    const session = await this.signIn({ forceLogin: known || undefined }, scopes);
+    // Another account (one is signed in), or the first after a sign-out: show the login form.
+    const forceLogin = (await this.sessions.getSessions()).length > 0 || (await this.sessions.signedOutSinceSignIn());
+    const session = await this.signIn({ forceLogin: forceLogin || undefined }, scopes);
     return toAuthenticationSession(session);
   }
 

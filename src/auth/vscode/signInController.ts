@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Clock } from '../../common/clock';
 import type { Logger } from '../../common/logger';
 import { chooseFlows, whyUnavailable, type FlowEnvironment, type FlowKind } from '../flows';
-import { SignInCancelledError } from '../oauthErrors';
+import { SignInCancelledError, SignInDeniedError } from '../oauthErrors';
 import type { PendingAttempts } from '../pendingAttempts';
 import type { SessionManager } from '../sessionManager';
 import type { StoredSession } from '../sessionStore';
@@ -37,7 +37,20 @@ export class SignInController {
   private readonly queue = new SignInQueue<StoredSession>();
   private readonly attempts = new Set<AbortController>();
 
-  constructor(private readonly options: SignInControllerOptions) {}
+  constructor(private readonly options: SignInControllerOptions) {
+    // The browser's own page (code-server's "You can close this page now") cannot say it: the editor does.
+    options.pending.onLateCallback(() => void this.reportLateAnswer());
+  }
+
+  private async reportLateAnswer(): Promise<void> {
+    this.options.logger.info('A sign-in was completed in the browser after the editor had stopped waiting for it.');
+    const signIn = vscode.l10n.t('Sign In');
+    const answer = await vscode.window.showWarningMessage(
+      vscode.l10n.t('The sign-in was completed in the browser after the editor had stopped waiting for it (it was cancelled or timed out). You are not signed in by it: sign in again.'),
+      signIn,
+    );
+    if (answer === signIn) void vscode.commands.executeCommand('tenantApi.signIn');
+  }
 
   private configuration(): AuthConfiguration {
     return (this.options.configuration ?? readAuthConfiguration)();
@@ -78,10 +91,49 @@ export class SignInController {
   /**
    * One sign-in at a time: a request with the same options and scopes joins the running one; one with
    * other options replaces it (see SignInQueue).
+   *
+   * `fromUser` (the Sign In command): the user always gets an answer. When the request would join an
+   * attempt that waits for the browser, they are told so, with Start Again and Cancel; when it would
+   * join a sign-in that is not waiting for the browser (a question about another flow nobody answered),
+   * a new sign-in replaces it.
    */
-  signIn(signInOptions: SignInOptions = {}, extraScopes: readonly string[] = []): Promise<StoredSession> {
+  signIn(signInOptions: SignInOptions = {}, extraScopes: readonly string[] = [], request: { fromUser?: boolean; restart?: boolean } = {}): Promise<StoredSession> {
     const scopes = [...new Set([...this.configuration().scopes, ...extraScopes])];
-    return this.queue.request(signInKey(signInOptions, scopes), (replaced) => this.run(signInOptions, scopes, replaced));
+    const key = signInKey(signInOptions, scopes);
+    let restart = request.restart === true;
+    if (request.fromUser && !restart && this.queue.joins(key)) {
+      if (this.attemptInProgress) void this.showRunningAttempt(signInOptions, extraScopes);
+      else restart = true;
+    }
+    return this.queue.request(key, (replaced) => this.run(signInOptions, scopes, replaced), { restart });
+  }
+
+  /** Says that a sign-in already waits for the browser; Start Again replaces it, Cancel ends it. */
+  private async showRunningAttempt(signInOptions: SignInOptions, extraScopes: readonly string[]): Promise<void> {
+    this.options.logger.info('Sign In asked again while a sign-in waits for the browser.');
+    const startAgain = vscode.l10n.t('Start Again');
+    const cancel = vscode.l10n.t('Cancel Sign-In');
+    const answer = await vscode.window.showInformationMessage(
+      vscode.l10n.t('A sign-in is already waiting for you to finish it in the browser.'),
+      startAgain,
+      cancel,
+    );
+    if (!this.attemptInProgress) return; // it ended meanwhile: the answer no longer applies
+    if (answer === cancel) this.cancel();
+    if (answer === startAgain) {
+      // The command's own caller is still waiting on the replaced attempt; this one reports its own outcome.
+      this.signIn(signInOptions, extraScopes, { restart: true }).then(
+        (session) => void vscode.window.showInformationMessage(vscode.l10n.t('Signed in to Tenant API as {0}.', session.account.label)),
+        () => undefined,
+      );
+    }
+  }
+
+  /** Tells the user that the browser's Cancel ended the sign-in, with a way to start again. */
+  private async reportDenied(signInOptions: SignInOptions): Promise<void> {
+    const signInAgain = vscode.l10n.t('Sign In Again');
+    const answer = await vscode.window.showInformationMessage(vscode.l10n.t('Sign-in was cancelled in the browser.'), signInAgain);
+    if (answer === signInAgain) void vscode.commands.executeCommand('tenantApi.signIn', signInOptions);
   }
 
   private async run(signInOptions: SignInOptions, scopes: readonly string[], replaced: AbortSignal): Promise<StoredSession> {
@@ -118,32 +170,39 @@ export class SignInController {
         replaced.throwIfAborted();
         return this.withProgress(flow, config.timeoutSeconds, replaced, (signal) => runner.run(flow, signInOptions, signal));
       },
-      async (failed, error, next) => {
-        if (replaced.aborted) return false;
-        const tryNext = vscode.l10n.t('Try {0}', flowName(next));
-        // An unanswered question must not hold the sign-in (and every later one joining it) forever,
-        // nor one that replaces it.
-        let timer: unknown;
-        let stopWaiting!: () => void;
-        const unanswered = new Promise<undefined>((resolve) => {
-          stopWaiting = () => resolve(undefined);
-          timer = this.options.clock.setTimeout(stopWaiting, config.timeoutSeconds * 1000);
-        });
-        replaced.addEventListener('abort', stopWaiting, { once: true });
-        const answer = await Promise.race([
-          Promise.resolve(vscode.window.showWarningMessage(
-            vscode.l10n.t('Sign-in with {0} did not complete: {1}', flowName(failed), error instanceof Error ? error.message : String(error)),
-            tryNext,
-          )),
-          unanswered,
-        ]);
-        this.options.clock.clearTimeout(timer);
-        replaced.removeEventListener('abort', stopWaiting);
-        return answer === tryNext && !replaced.aborted;
-      },
-    );
+      (failed, error, next) => this.askNextFlow(failed, error, next, config.timeoutSeconds, replaced),
+    ).catch((error: unknown) => {
+      if (error instanceof SignInDeniedError) void this.reportDenied(signInOptions);
+      throw error;
+    });
     await this.options.sessions.addSession(session);
     return session;
+  }
+
+  /**
+   * Asks whether to try the next flow after one failed. An unanswered question must not hold the
+   * sign-in (and every later one joining it) forever, nor one that replaces it.
+   */
+  private async askNextFlow(failed: FlowKind, error: unknown, next: FlowKind, timeoutSeconds: number, replaced: AbortSignal): Promise<boolean> {
+    if (replaced.aborted) return false;
+    const tryNext = vscode.l10n.t('Try {0}', flowName(next));
+    let timer: unknown;
+    let stopWaiting!: () => void;
+    const unanswered = new Promise<undefined>((resolve) => {
+      stopWaiting = () => resolve(undefined);
+      timer = this.options.clock.setTimeout(stopWaiting, timeoutSeconds * 1000);
+    });
+    replaced.addEventListener('abort', stopWaiting, { once: true });
+    const answer = await Promise.race([
+      Promise.resolve(vscode.window.showWarningMessage(
+        vscode.l10n.t('Sign-in with {0} did not complete: {1}', flowName(failed), error instanceof Error ? error.message : String(error)),
+        tryNext,
+      )),
+      unanswered,
+    ]);
+    this.options.clock.clearTimeout(timer);
+    replaced.removeEventListener('abort', stopWaiting);
+    return answer === tryNext && !replaced.aborted;
   }
 
   private withProgress<T>(flow: FlowKind, timeoutSeconds: number, replaced: AbortSignal, task: (signal: AbortSignal) => Promise<T>): Promise<T> {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as sinon from 'sinon';
 import { buildAuthorizeUrl, createAttemptSecrets } from '../../../src/auth/authorizeUrl';
 import { SignInRequiredError } from '../../../src/auth/errors';
-import { OAuthError } from '../../../src/auth/oauthErrors';
+import { OAuthError, SignInDeniedError } from '../../../src/auth/oauthErrors';
 import { PendingAttempts } from '../../../src/auth/pendingAttempts';
 import { SessionManager } from '../../../src/auth/sessionManager';
 import { SESSION_KEY_PREFIX, SessionStore } from '../../../src/auth/sessionStore';
@@ -144,13 +144,15 @@ describe('sign-in against the sandbox (real HTTP)', function () {
     );
   });
 
-  it('an error redirect (the user cancels on the form) ends the attempt with the server message', async () => {
+  it('Cancel on the sandbox\'s form (access_denied) ends the attempt as a cancel in the browser', async () => {
     const env = environment();
+    let redirect: URLSearchParams | undefined;
     env.openExternal = async (url) => {
-      void new FormBrowser().signIn(url, undefined, { deny: true }).then(({ params }) => env.pending.handleCallback(params));
+      void new FormBrowser().signIn(url, undefined, { deny: true }).then(({ params }) => env.pending.handleCallback((redirect = params)));
       return true;
     };
-    await assert.rejects(new SignInRunner(env).run('uriHandler', {}), (error: unknown) => error instanceof OAuthError && error.error === 'access_denied');
+    await assert.rejects(new SignInRunner(env).run('uriHandler', {}), (error: unknown) => error instanceof SignInDeniedError && /cancelled in the browser/.test(error.message));
+    assert.equal(redirect?.get('error'), 'access_denied', 'the sandbox redirected with access_denied');
   });
 
   describe('sessions', () => {

@@ -273,10 +273,12 @@ describe('sandbox: authorization server', () => {
       assert.match(html, /Accedi/);
     });
 
-    it('refuses a wrong password with the form again and a message', async () => {
+    it('refuses a wrong password with the form again and a message, keeping the user name typed', async () => {
       const { url } = codeRequest();
       await assert.rejects(signInWithForm(url, { username: 'mario.rossi', password: 'wrong' }),
-        (err: SignInError) => err.status === 401 && /not correct/.test(err.message));
+        (err: SignInError) => err.status === 401 && /not correct/.test(err.message)
+          && /<input type="text" id="username" name="username" value="mario\.rossi"/.test(err.html)
+          && /<input type="password" id="password" name="password" autofocus/.test(err.html));
     });
 
     it('returns access_denied when the user cancels', async () => {
@@ -306,10 +308,35 @@ describe('sandbox: authorization server', () => {
       const denied = await browser.signIn(codeRequest().url, undefined, { deny: true });
       assert.equal(denied.params.get('error'), 'access_denied');
       const { url, verifier } = codeRequest();
-      const allowed = await browser.signIn(url);
+      const pages: string[] = [];
+      const allowed = await browser.signIn(url, undefined, { onPage: (page, html) => pages.push(`${page}: ${html}`) });
+      // The consent page names the account the browser is signed in as, and offers to switch.
+      assert.equal(pages.length, 1, pages.join('\n'));
+      assert.match(pages[0], /^consent: /);
+      assert.match(pages[0], /<p id="account">Signed in as <strong>Mario Rossi<\/strong> \(mario\.rossi\)<\/p>/);
+      assert.match(pages[0], /id="switch-account" href="\/interaction\/[^"]+\/switch"/);
       const { status, json } = await exchange(allowed.params.get('code')!, verifier);
       assert.equal(status, 200);
       assert.equal(decodeJwt(String(json.id_token)).name, 'Mario Rossi');
+    });
+
+    it('"Not you?" on the consent page shows the login form; signing in there gives the other account', async () => {
+      const browser = new FormBrowser();
+      await browser.signIn(codeRequest({ scope: 'openid' }).url, mario());
+      // What a person does on the consent page: follow the link instead of Allow.
+      const { url, verifier } = codeRequest();
+      let consentHtml = '';
+      const stopAtConsent = (page: string, html: string) => {
+        if (page !== 'consent') return;
+        consentHtml = html;
+        throw new Error('stopped on the consent page');
+      };
+      await assert.rejects(browser.signIn(url, undefined, { onPage: stopAtConsent }), /stopped on the consent page/);
+      const switchPath = /id="switch-account" href="([^"]+)"/.exec(consentHtml)?.[1];
+      assert.ok(switchPath, consentHtml);
+      const result = await browser.signIn(new URL(switchPath.replace(/&amp;/g, '&'), sandbox.authUrl), userOf(sandbox, 'laura.verdi'));
+      const { json } = await exchange(result.params.get('code')!, verifier);
+      assert.equal(decodeJwt(String(json.id_token)).sub, userOf(sandbox, 'laura.verdi').sub);
     });
 
     it('max_age: a session older than max_age (0 here) must sign in again', async () => {

@@ -12,7 +12,7 @@ export interface TenantLabel { id: string; codiceAmbienteDati: string; descrizio
 export function createInteractionHandler(provider: Provider, setup: ProviderSetup, tenants: TenantLabel[]) {
   return async function handleInteraction(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', setup.issuer);
-    const match = /^\/interaction\/([A-Za-z0-9_-]+)(?:\/(login|consent|abort))?$/.exec(url.pathname);
+    const match = /^\/interaction\/([A-Za-z0-9_-]+)(?:\/(login|consent|abort|switch))?$/.exec(url.pathname);
     if (!match) return send(res, 404, errorPage('en', 'not_found', 'No such sign-in page.'));
     const action = match[2];
 
@@ -35,16 +35,25 @@ export function createInteractionHandler(provider: Provider, setup: ProviderSetu
     const tenant = tenantId ? tenants.find((t) => t.id === tenantId) : undefined;
     const tenantLabel = tenantId ? (tenant ? `${tenant.descrizioneAmbienteDati} (${tenant.codiceAmbienteDati})` : tenantId) : undefined;
 
-    const renderLogin = (status: number, error?: string) => send(res, status, loginPage({
-      locale, uid: details.uid, clientName, loginHint: params.login_hint, tenantLabel, consentScopes: requestedScopes, error,
+    // `username`: what the user typed, kept after a refused attempt so that only the password is typed again.
+    const renderLogin = (status: number, error?: string, username?: string) => send(res, status, loginPage({
+      locale, uid: details.uid, clientName, loginHint: username || params.login_hint, tenantLabel, consentScopes: requestedScopes, error,
     }));
 
     try {
       if (req.method === 'GET' && !action) {
         if (details.prompt.name === 'login') return renderLogin(200);
-        return send(res, 200, consentPage({ locale, uid: details.uid, clientName, scopes: requestedScopes }));
+        // Name the account the browser is signed in as: the user must see who they allow access for.
+        const user = setup.users.find((candidate) => candidate.sub === details.session?.accountId);
+        return send(res, 200, consentPage({
+          locale, uid: details.uid, clientName, scopes: requestedScopes,
+          account: user ? { name: user.name, username: user.username } : undefined,
+          switchUrl: `/interaction/${details.uid}/switch`,
+        }));
       }
-      if (req.method !== 'POST' || !action) {
+      // "Not you?" on the consent page: the login form, whose submission signs in that account instead.
+      if (req.method === 'GET' && action === 'switch') return renderLogin(200);
+      if (req.method !== 'POST' || !action || action === 'switch') {
         res.setHeader('Allow', 'GET, POST');
         return send(res, 405, errorPage(locale, 'method_not_allowed', 'Use the form on this page.'));
       }
@@ -63,12 +72,12 @@ export function createInteractionHandler(provider: Provider, setup: ProviderSetu
         const password = form.get('password') ?? '';
         const user = setup.users.find((u) => u.username === username);
         if (!user || user.password !== password) {
-          return renderLogin(401, locale === 'it' ? 'Nome utente o password non corretti.' : 'The user name or password is not correct.');
+          return renderLogin(401, locale === 'it' ? 'Nome utente o password non corretti.' : 'The user name or password is not correct.', username);
         }
         if (tenantId && !user.tenantIds.includes(tenantId)) {
           return renderLogin(403, locale === 'it'
             ? `L'utente ${username} non ha accesso all'ambiente dati ${tenantLabel}.`
-            : `The user ${username} has no access to the data area ${tenantLabel}.`);
+            : `The user ${username} has no access to the data area ${tenantLabel}.`, username);
         }
         // The login page states what the client may do, so signing in also grants it.
         const sameAccount = details.session?.accountId === user.sub;

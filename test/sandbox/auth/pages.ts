@@ -13,6 +13,8 @@ const TEXT = {
     tenantRequested: 'Sign in to the data area',
     consentIntro: (client: string) => `By signing in you allow ${client} to:`,
     consentTitle: 'Allow access',
+    consentAccount: 'Signed in as',
+    notYou: 'Not you? Sign in with another account',
     allow: 'Allow',
     deny: 'Deny',
     scopes: {
@@ -45,6 +47,8 @@ const TEXT = {
     tenantRequested: "Accesso all'ambiente dati",
     consentIntro: (client: string) => `Accedendo consenti a ${client} di:`,
     consentTitle: "Consenti l'accesso",
+    consentAccount: 'Accesso effettuato come',
+    notYou: 'Non sei tu? Accedi con un altro account',
     allow: 'Consenti',
     deny: 'Nega',
     scopes: {
@@ -146,16 +150,21 @@ ${consent}
 </form>`, p.error ? 'login-error' : 'login');
 }
 
-export function consentPage(p: { locale: Locale; uid: string; clientName: string; scopes: string[] }): string {
+/** `account`: who the browser is signed in as, so the user can tell whether it is them; `switchUrl` signs in anew. */
+export function consentPage(p: { locale: Locale; uid: string; clientName: string; scopes: string[]; account?: { name: string; username: string }; switchUrl?: string }): string {
   const t = text(p.locale);
-  return page(p.locale, t.consentTitle, `<p>${escapeHtml(t.consentIntro(p.clientName))}</p>${scopeList(p.locale, p.scopes)}
+  const account = p.account
+    ? `<p id="account">${escapeHtml(t.consentAccount)} <strong>${escapeHtml(p.account.name)}</strong> (${escapeHtml(p.account.username)})</p>`
+    : '';
+  const switchAccount = p.switchUrl ? `<p><a id="switch-account" href="${escapeHtml(p.switchUrl)}">${escapeHtml(t.notYou)}</a></p>` : '';
+  return page(p.locale, t.consentTitle, `${account}<p>${escapeHtml(t.consentIntro(p.clientName))}</p>${scopeList(p.locale, p.scopes)}
 <form id="consent" method="post" action="/interaction/${escapeHtml(p.uid)}/consent">
 <input type="hidden" name="consent" value="allow">
 <button type="submit" id="submit" class="primary">${escapeHtml(t.allow)}</button>
 </form>
 <form id="abort" method="post" action="/interaction/${escapeHtml(p.uid)}/abort">
 <button type="submit" id="cancel" class="secondary">${escapeHtml(t.deny)}</button>
-</form>`, 'consent');
+</form>${switchAccount}`, 'consent');
 }
 
 export function errorPage(locale: Locale, error: string, description: string | undefined): string {

@@ -34,6 +34,23 @@ describe('pending sign-in attempts', () => {
     assert.equal((await attempt).code, 'real');
   });
 
+  it('a late answer to an attempt that ended (cancelled, timed out) signs no one in and is reported; a replay or a forgery is not', async () => {
+    const late = sinon.spy();
+    pending.onLateCallback(late);
+    const cancelled = pending.wait('cancelled');
+    pending.cancel('cancelled', new SignInCancelledError());
+    await assert.rejects(cancelled, SignInCancelledError);
+    assert.equal(pending.handleCallback(params('code=c&state=cancelled')), false);
+    assert.equal(late.callCount, 1);
+    const used = pending.wait('used');
+    pending.handleCallback(params('code=first&state=used'));
+    await used;
+    pending.cancel('used', new SignInCancelledError()); // what the runner does after every attempt: a no-op here
+    pending.handleCallback(params('code=again&state=used'));
+    pending.handleCallback(params('code=x&state=forged'));
+    assert.equal(late.callCount, 1);
+  });
+
   it('ignores a replayed state', async () => {
     const attempt = pending.wait('once');
     pending.handleCallback(params('code=first&state=once'));

@@ -3,7 +3,7 @@ import * as sinon from 'sinon';
 import { SignInRequiredError, TokenRefreshError } from '../../../src/auth/errors';
 import { AuthNetworkError, OAuthError } from '../../../src/auth/oauthErrors';
 import { SessionManager } from '../../../src/auth/sessionManager';
-import { SESSION_KEY_PREFIX, SESSIONS_INDEX_KEY, SessionStore, type StoredSession } from '../../../src/auth/sessionStore';
+import { SESSION_KEY_PREFIX, SESSIONS_INDEX_KEY, SessionStore, SIGNED_OUT_KEY, type StoredSession } from '../../../src/auth/sessionStore';
 import { systemClock } from '../../../src/common/clock';
 import { InMemorySecretStore } from '../../helpers/inMemorySecretStore';
 import { fakeTokenClient, recordingLogger, session, type FakeTokenClient, type RecordingLogger } from './fakes';
@@ -277,6 +277,20 @@ describe('session manager', () => {
     assert.deepEqual((await manager.getAccounts()).map((account) => account.id), ['u2']);
     await flush();
     assert.ok(!logger.lines.some((line) => line.includes('another window')), logger.lines.join('\n'));
+  });
+
+  it('remembers a sign-out until the next sign-in (so that one shows the login form), not a refused refresh', async () => {
+    seed(session('u1', { expiresAt: Date.now() - 1 }), session('u2'));
+    assert.equal(await manager.signedOutSinceSignIn(), false);
+    tokens.refresh.rejects(new OAuthError('invalid_grant', 'grant request is invalid', 400));
+    await assert.rejects(manager.getAccessToken({ accountId: 'u1' }), SignInRequiredError);
+    assert.equal(await manager.signedOutSinceSignIn(), false, 'the session ended, nobody signed out');
+    await manager.removeSession('u2');
+    assert.equal(await manager.signedOutSinceSignIn(), true);
+    assert.equal(secrets.values.get(SIGNED_OUT_KEY), '1', 'in SecretStorage, seen by every window');
+    await manager.addSession(session('u3'));
+    assert.equal(await manager.signedOutSinceSignIn(), false);
+    assert.equal(secrets.values.has(SIGNED_OUT_KEY), false);
   });
 
   it('sign-out succeeds when revocation fails', async () => {

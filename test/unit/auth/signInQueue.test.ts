@@ -84,6 +84,34 @@ describe('sign-in queue: join or replace', () => {
       assert.equal(first.state.signal?.aborted, false);
     });
 
+    it('joins(key) says whether a request would join: the running one, or the waiting one once there is one', async () => {
+      const first = fakeSignIn('first');
+      assert.equal(queue.joins(plain), false, 'nothing runs');
+      const a = outcome(queue.request(plain, first.start));
+      assert.equal(queue.joins(plain), true);
+      assert.equal(queue.joins(tenantB), false);
+      const second = fakeSignIn('second');
+      const b = outcome(queue.request(tenantB, second.start));
+      assert.equal(queue.joins(plain), false, 'the running one was replaced');
+      assert.equal(queue.joins(tenantB), true);
+      assert.equal(await a, REPLACED);
+      second.succeed();
+      assert.equal(await b, 'ok: session second');
+      assert.equal(queue.joins(tenantB), false, 'nothing runs any more');
+    });
+
+    it('restart: a request with the same options replaces the running sign-in instead of joining it', async () => {
+      const first = fakeSignIn('first');
+      const second = fakeSignIn('second');
+      const a = outcome(queue.request(plain, first.start));
+      const b = outcome(queue.request(plain, second.start, { restart: true }));
+      assert.equal(first.state.signal?.aborted, true);
+      assert.equal(await a, REPLACED);
+      assert.equal(second.start.callCount, 1, 'a new sign-in started once the first had settled');
+      second.succeed();
+      assert.equal(await b, 'ok: session second');
+    });
+
     it('after a sign-in has settled, the next request starts a new one', async () => {
       const first = fakeSignIn('first');
       const second = fakeSignIn('second');

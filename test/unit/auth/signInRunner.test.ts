@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as sinon from 'sinon';
-import { IdTokenError, OAuthError, SignInCancelledError, SignInTimeoutError } from '../../../src/auth/oauthErrors';
+import { IdTokenError, OAuthError, SignInCancelledError, SignInDeniedError, SignInTimeoutError } from '../../../src/auth/oauthErrors';
 import { PendingAttempts } from '../../../src/auth/pendingAttempts';
 import { accountFrom, attemptSignal, signInWithFlows, SignInRunner, type SignInEnvironment } from '../../../src/auth/signInRunner';
 import type { StoredSession } from '../../../src/auth/sessionStore';
@@ -170,10 +170,24 @@ describe('sign-in runner', () => {
     const env = environment(fakeServer());
     env.openExternal = async (url) => {
       const state = new URL(url).searchParams.get('state')!;
-      setImmediate(() => env.pending.handleCallback(new URLSearchParams({ error: 'access_denied', error_description: 'Access refused by the user', state })));
+      setImmediate(() => env.pending.handleCallback(new URLSearchParams({ error: 'server_error', error_description: 'Database unavailable', state })));
       return true;
     };
-    await assert.rejects(new SignInRunner(env).run('uriHandler', {}), /Access refused by the user/);
+    await assert.rejects(new SignInRunner(env).run('uriHandler', {}), /Database unavailable/);
+  });
+
+  it('access_denied (Cancel on the sign-in page) ends the attempt as a cancel in the browser, at once', async () => {
+    const env = environment(fakeServer());
+    env.openExternal = async (url) => {
+      const state = new URL(url).searchParams.get('state')!;
+      setImmediate(() => env.pending.handleCallback(new URLSearchParams({ error: 'access_denied', error_description: 'The user cancelled the sign-in.', state })));
+      return true;
+    };
+    const error = await new SignInRunner(env).run('uriHandler', {}).catch((caught: unknown) => caught);
+    assert.ok(error instanceof SignInDeniedError, String(error));
+    assert.ok(error instanceof SignInCancelledError, 'a kind of cancel: signInWithFlows offers no other flow');
+    assert.equal(error.message, 'Sign-in was cancelled in the browser.');
+    assert.equal(env.pending.size, 0);
   });
 
   it('refuses an id_token that fails a check (nonce of another attempt)', async () => {
@@ -223,6 +237,13 @@ describe('sign-in runner', () => {
       const run = sinon.stub().rejects(new SignInCancelledError());
       const offerNext = sinon.stub().resolves(true);
       await assert.rejects(signInWithFlows(['uriHandler', 'loopback'], run, offerNext), SignInCancelledError);
+      assert.equal(offerNext.callCount, 0);
+    });
+
+    it('does not offer another flow after a cancel in the browser (access_denied)', async () => {
+      const run = sinon.stub().rejects(new SignInDeniedError());
+      const offerNext = sinon.stub().resolves(true);
+      await assert.rejects(signInWithFlows(['uriHandler', 'deviceCode'], run, offerNext), SignInDeniedError);
       assert.equal(offerNext.callCount, 0);
     });
 

@@ -62,6 +62,15 @@ describe('curlCommand', () => {
     assert.ok(out.includes('authorization-key: K\n'));
   });
 
+  it('adds no Content-Type to a request without a body (a GET), keeps it with one', () => {
+    const headers = { Accept: 'application/json', 'Content-Type': 'application/json' };
+    const get = buildCurlCommand({ method: 'GET', url: 'https://h/x', headers });
+    assert.doesNotMatch(get, /content-type/i);
+    assert.match(get, /-H 'Accept: application\/json'/);
+    assert.doesNotMatch(buildCurlCommand({ method: 'DELETE', url: 'https://h/x', headers }), /content-type/i);
+    assert.match(buildCurlCommand({ method: 'POST', url: 'https://h/x', headers, body: '{}' }), /-H 'Content-Type: application\/json'/);
+  });
+
   it('uses --head for HEAD and no -X for GET', () => {
     assert.match(buildCurlCommand({ method: 'HEAD', url: 'https://h/x', headers: {} }), /^curl --head 'https:\/\/h\/x'$/);
     assert.equal(buildCurlCommand({ method: 'GET', url: 'https://h/x', headers: {} }), "curl 'https://h/x'");

@@ -16,6 +16,8 @@ import { parseSummary, startPattern, type SuiteSummary } from './summary';
 
 interface Options {
   grep?: string;
+  /** VS Code's display language (--locale it): a language pack built from npm, see languagePack.ts. */
+  locale?: string;
   build: boolean;
   /** Time for the editor to start and the suite to print its first line. */
   startTimeoutMs: number;
@@ -46,6 +48,7 @@ function parseArgs(argv: string[]): Options {
     };
     if (arg === '--grep' || arg === '-g') options.grep = value();
     else if (arg.startsWith('--grep=')) options.grep = arg.slice('--grep='.length);
+    else if (arg === '--locale') options.locale = value();
     else if (arg === '--no-build') options.build = false;
     else if (arg === '--verbose') options.verbose = true;
     else if (arg === '--keep') options.keep = true;
@@ -62,7 +65,8 @@ function parseArgs(argv: string[]): Options {
 function usage(problem?: string): never {
   if (problem) console.error(problem);
   (problem ? console.error : console.log)(
-    'usage: npm run test:vscode -- [--grep <pattern>] [--timeout <seconds>] [--no-build] [--verbose] [--keep] [--headed] [--update-screenshots]\n' +
+    'usage: npm run test:vscode -- [--grep <pattern>] [--locale <tag>] [--timeout <seconds>] [--no-build] [--verbose] [--keep] [--headed] [--update-screenshots]\n' +
+      '  --locale    VS Code\'s display language, e.g. it (a language pack built from npm packages; the italian tests run only so)\n' +
       '  --grep      run only tests whose full title matches the pattern (a regular expression)\n' +
       '  --timeout   time limit for the whole suite (default 900 s, or TENANT_API_TEST_TIMEOUT_SECONDS)\n' +
       '  --no-build  use the existing dist/ (skip node esbuild.mjs --tests)\n' +
@@ -182,6 +186,7 @@ async function main(): Promise<number> {
     server = await startCodeServer({
       folder: workspace,
       keepUserData: options.keep,
+      locale: options.locale,
       env: {
         // Environment variables of the server reach its extension host's process.env.
         TENANT_API_TEST_DRIVER: driver.url,

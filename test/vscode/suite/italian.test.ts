@@ -1,0 +1,62 @@
+// The extension's Italian strings in a VS Code that runs in Italian: `npm run test:vscode -- --locale it`
+// (the runner installs a language pack built from npm packages, see runner/languagePack.ts). In an
+// English run these tests are pending, not passed.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { driver } from './helpers/driver';
+import { signOutEveryone, waitFor } from './helpers/workbench';
+
+const SIDEBAR = '[id="workbench.parts.sidebar"]';
+
+describe('Italian display language (--locale it)', function () {
+  this.timeout(60_000);
+  let bundle: Record<string, string>;
+
+  before(async function () {
+    if (!driver.available() || !vscode.env.language.startsWith('it')) return this.skip();
+    const { repoRoot } = await driver.info();
+    bundle = JSON.parse(fs.readFileSync(path.join(repoRoot, 'l10n', 'bundle.l10n.it.json'), 'utf8')) as Record<string, string>;
+    await signOutEveryone();
+  });
+
+  after(async () => {
+    if (!bundle) return;
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await vscode.commands.executeCommand('workbench.view.explorer');
+  });
+
+  it('VS Code itself runs in Italian (its own words, from the language pack)', async () => {
+    assert.equal(vscode.env.language, 'it');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    // The empty editor area's shortcuts: key names come from VS Code's core messages.
+    await waitFor(async () => /MAIUSC/.test(await driver.text('.editor-group-watermark')), { timeoutMs: 10_000, what: 'MAIUSC in the editor watermark' });
+  });
+
+  it('the Tenants view, signed out, greets in Italian with the manifest\'s Italian buttons', async () => {
+    await vscode.commands.executeCommand('tenantApi.tenants.focus');
+    await waitFor(async () => /Accedi per consultare i tuoi tenant/.test(await driver.text(SIDEBAR)), { timeoutMs: 10_000, what: 'the Italian welcome text' });
+    const sidebar = await driver.text(SIDEBAR);
+    assert.match(sidebar, /Apri le impostazioni/);
+    await driver.screenshot('italian-tenants-view');
+  });
+
+  it('the command palette lists the commands with their Italian titles', async () => {
+    await driver.press('F1');
+    await driver.waitFor('.quick-input-widget', { timeoutMs: 10_000 });
+    await driver.type('Tenant API: Accedi');
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    const entries = (await driver.text('.quick-input-widget .quick-input-list')).split('\n').map((line) => line.trim());
+    await driver.screenshot('italian-palette');
+    await driver.press('Escape');
+    assert.ok(entries.includes('Tenant API: Accedi'), entries.join(' | '));
+  });
+
+  it('messages from the code (vscode.l10n) come from bundle.l10n.it.json', async () => {
+    const expected = bundle['You are not signed in to Tenant API.'];
+    assert.ok(expected && expected !== 'You are not signed in to Tenant API.');
+    await vscode.commands.executeCommand('tenantApi.signOut');
+    await waitFor(async () => (await driver.notifications()).includes(expected), { timeoutMs: 10_000, what: `"${expected}"` });
+  });
+});
