@@ -1,73 +1,147 @@
 import * as vscode from 'vscode';
-import { createTenantApi } from './api';
+import { createApplicationScheduler, createTenantApi, QuotaTracker } from './api';
+import type { RequestScheduler } from './api/requestScheduler';
 import { recordingOrganizations, TenantDirectory } from './api/tenantDirectory';
 import { registerAuthentication } from './auth/vscode/register';
 import { registerAuthCommands } from './commands/authCommands';
+import { registerEnvironmentCommands } from './commands/environmentCommands';
 import { registerWorkbenchCommands } from './commands';
 import { registerLicenceKeyCommands } from './commands/licenceKeyCommands';
+import { protectedCallPrompt } from './commands/protectedCallPrompt';
 import { registerRequestFiles } from './requestFiles/vscode/register';
 import { workbenchTestApi } from './commands/workbenchTestApi';
 import { activationExports } from './common/activationExports';
+import { delegateTo } from './common/delegate';
+import { KeyedPool } from './common/keyedPool';
 import { useTranslator } from './common/l10n';
 import { redactingLogger } from './common/redact';
-import { windowCoordination } from './coordination';
-import { readAuthConfiguration } from './settings/authSettings';
+import { windowCoordination, type CrossWindowLock } from './coordination';
 import { watchApiSettings } from './settings/apiSettings';
-import { registerViews } from './views';
+import { EnvironmentState } from './settings/activeEnvironment';
+import { EnvironmentScopes } from './settings/environmentContext';
+import { knownModules, migrateLegacySecrets } from './settings/environmentSecrets';
+import { readEnvironmentList, watchEnvironments } from './settings/environmentSettings';
+import { applicationKey, applicationOf, sameApplication, type Environment } from './settings/environments';
+import { registerViews, TENANTS_VIEW_ID, type ViewsDeps } from './views';
+import { ResponseDocuments } from './views/responseDocuments';
+import { SwitchableTreeView } from './views/switchableTreeView';
+import type { TreeNode } from './views/tenantTreeModel';
+import { EnvironmentStatusBar } from './views/environmentStatusBar';
 
 /** The composition root: builds each part and hands it what it needs. No logic lives here. */
-export function activate(context: vscode.ExtensionContext) {
+export async function activate(context: vscode.ExtensionContext) {
   const started = performance.now();
   useTranslator((message, ...args) => vscode.l10n.t(message, ...args));
 
   const log = vscode.window.createOutputChannel('Tenant API', { log: true });
   context.subscriptions.push(log);
+  const logger = redactingLogger(log);
 
-  // Several windows, one client (issue 12): one refresh and one rate-limit ledger for all windows.
-  const windows = windowCoordination(redactingLogger(log));
-  const application = () => ({ authUrl: readAuthConfiguration().authUrl, clientId: readAuthConfiguration().clientId });
+  // Before any store reads them: the secrets of the layout before environments move into the default one.
+  await migrateLegacySecrets(context.secrets, knownModules(readEnvironmentList().environments)).catch((error: unknown) =>
+    logger.error(`Moving the stored secrets into the default environment failed; the next start tries again: ${String(error)}`),
+  );
 
-  const auth = registerAuthentication(context, { log, refreshLock: windows.refreshLock });
-  const apiSettings = watchApiSettings(context);
+  const environments = watchEnvironments(context, logger);
+  const globalSettings = watchApiSettings(context);
+  // Several windows, one client (issue 12): one refresh and one rate-limit ledger per application for all windows.
+  const windows = windowCoordination(logger);
+  // One quota tracker per application: its organizations' readings, from this window and the others.
+  const quotas = new KeyedPool(() => new QuotaTracker());
+  const schedulers = new KeyedPool((key) =>
+    createApplicationScheduler(globalSettings, logger, { ledger: windows.sharedLedger(() => applicationOf(key)), quota: quotas.get(key) }),
+  );
+  context.subscriptions.push(schedulers, quotas);
+
+  const views = { tenantsView: new SwitchableTreeView<TreeNode>(TENANTS_VIEW_ID, { showCollapseAll: true }), responses: new ResponseDocuments() };
+  context.subscriptions.push(views.tenantsView, views.responses);
+  const shared: SharedParts = { log, schedulers, quotas, views, refreshLock: windows.refreshLock };
+
+  const build = (scoped: vscode.ExtensionContext, environment: () => Environment) => buildEnvironment(scoped, environment, shared);
+  const scopes = new EnvironmentScopes(context, environments, build, logger, (previous, next) => !sameApplication(previous, next));
+  const statusBar = new EnvironmentStatusBar(environments);
+  context.subscriptions.push(scopes, statusBar);
+  registerEnvironmentCommands(context, environments);
+  // Request files follow the active environment at each use (its client, tenants, settings, variables),
+  // so their editors, CodeLens and response tabs stay open across a switch.
+  const active = () => scopes.current();
+  registerRequestFiles(context, {
+    api: delegateTo(() => active().apiClient),
+    settings: () => active().apiSettings(),
+    tenants: { list: () => active().tenants.tenants(), active: () => active().views.activeTenant.get() },
+    history: () => active().commands.history.entries(),
+    environment: () => environments.active().settings.variables,
+  });
+
+  // For the in-editor tests only (development and test runs): nothing secret is exported in production.
+  // They follow a switch of environment (a test may keep the object).
+  const testHooksAllowed = context.extensionMode !== vscode.ExtensionMode.Production;
+  return activationExports(testHooksAllowed, () => ({
+    auth: delegateTo(() => active().auth),
+    licenceKeys: delegateTo(() => active().licenceKeys),
+    workbench: delegateTo(() => active().workbench),
+    environments: {
+      active: () => {
+        const { id, name, protected: isProtected } = environments.active();
+        return { id, name, protected: isProtected };
+      },
+      statusBar: () => statusBar.current(),
+      /** What a reloaded window would make active: the same reading of the settings and globalState as activation's. */
+      afterReload: () => new EnvironmentState(context.globalState, readEnvironmentList()).active().name,
+      scheduler: () => active().client.scheduler,
+    },
+    activationMs: performance.now() - started,
+  }));
+}
+
+interface SharedParts {
+  log: vscode.LogOutputChannel;
+  /** One scheduler and one quota tracker per application (authUrl + clientId): they outlive a switch. */
+  schedulers: KeyedPool<RequestScheduler>;
+  quotas: KeyedPool<QuotaTracker>;
+  views: NonNullable<ViewsDeps['shared']>;
+  refreshLock: CrossWindowLock;
+}
+
+/** The active environment's parts (sign-in, client, tenants, commands, views), in its own extension context. */
+function buildEnvironment(scoped: vscode.ExtensionContext, environment: () => Environment, { log, schedulers, quotas, views: shared, refreshLock }: SharedParts) {
+  const settings = () => environment().settings;
+  const named = () => (environment().isDefault ? {} : { name: environment().name });
+  const auth = registerAuthentication(scoped, { log, refreshLock, environment: () => ({ ...settings(), ...named() }) });
+  const apiSettings = watchApiSettings(scoped, settings);
   const api = createTenantApi({
-    secrets: context.secrets,
+    secrets: scoped.secrets,
     tokens: auth,
     settings: apiSettings,
     logger: auth.logger,
-    sharedLedger: windows.sharedLedger(application),
+    scheduler: schedulers.get(applicationKey(settings())),
+    quota: quotas.get(applicationKey(settings())),
+    beforeSend: protectedCallPrompt(environment),
   });
   const tenants = new TenantDirectory({ listTenants: () => api.client.listTenants(), sessions: auth, logger: auth.logger });
   // What the views and commands call through: every answer for a tenant tells the directory its organization.
   const client = recordingOrganizations(api.client, tenants);
-  context.subscriptions.push(api, tenants);
+  scoped.subscriptions.push(api, tenants);
 
-  registerAuthCommands(context, auth, log);
-  registerLicenceKeyCommands(context, {
+  registerAuthCommands(scoped, auth, log);
+  registerLicenceKeyCommands(scoped, {
     licenceKeys: api.licenceKeys,
     modules: () => api.client.modules(),
     prefixesOf: (module) => api.client.routeTable().prefixesOf(module),
     quota: api.client.quota,
   });
-  const views = registerViews(context, { auth, api: client, tenants, logger: auth.logger, licenceKeys: api.licenceKeys });
-  const commands = registerWorkbenchCommands(context, {
+  const views = registerViews(scoped, { auth, api: client, tenants, logger: auth.logger, licenceKeys: api.licenceKeys, shared });
+  const commands = registerWorkbenchCommands(scoped, {
     auth,
     api: client,
     tenants,
     views,
     readLicenceKey: async (module) => (await api.licenceKeys.get(module))?.key,
+    baseUrl: () => settings().baseUrl,
     logger: auth.logger,
   });
-
-  registerRequestFiles(context, { api: client, settings: apiSettings, tenants: { list: () => tenants.tenants(), active: () => views.activeTenant.get() }, history: () => commands.history.entries() });
-
-  // For the in-editor tests only (development and test runs): nothing secret is exported in production.
-  const testHooksAllowed = context.extensionMode !== vscode.ExtensionMode.Production;
-  return activationExports(testHooksAllowed, () => ({
-    auth,
-    licenceKeys: api.licenceKeys,
-    workbench: workbenchTestApi(views, commands),
-    activationMs: performance.now() - started,
-  }));
+  const workbench = workbenchTestApi(views, commands);
+  return { auth, licenceKeys: api.licenceKeys, client: api.client, apiClient: client, apiSettings, tenants, views, commands, workbench };
 }
 
 export function deactivate(): void {}

@@ -69,9 +69,14 @@ export interface ApiClientOptions {
   random?: () => number;
   /** When a call enters the rate-limit log; default 'fastest-round-trip' (see CountTimeEstimate). */
   countTimeEstimate?: CountTimeEstimate;
-  /** Share a scheduler and tracker (default: new ones). */
+  /** Share a scheduler and tracker (default: new ones, disposed with the client; shared ones are not). */
   scheduler?: RequestScheduler;
   quota?: QuotaTracker;
+  /**
+   * Runs after a call is prepared and before it waits for a slot (a protected environment's
+   * confirmation): it refuses the call by throwing an ApiError, and then nothing is sent.
+   */
+  beforeSend?: (call: { method: string; url: string }) => Promise<void>;
 }
 
 export const TENANT_LIST_PATH = '/v10/user-tenants';
@@ -175,6 +180,7 @@ export class ApiClient implements TenantApi {
         quota: this.quota,
         logger: this.logger,
       });
+      await this.options.beforeSend?.({ method: prepared.method, url: prepared.url.href });
       return await this.execute(prepared, request);
     } catch (error) {
       const apiError = error instanceof ApiError ? error : apiErrors.network(String(error), { cause: error });
@@ -184,8 +190,8 @@ export class ApiClient implements TenantApi {
   }
 
   dispose(): void {
-    this.scheduler.dispose();
-    this.quota.dispose();
+    if (!this.options.scheduler) this.scheduler.dispose();
+    if (!this.options.quota) this.quota.dispose();
   }
 
   private currentTables(): { routeSetting: unknown; endpointSetting: unknown; routes: RouteTable; endpoints: EndpointDefinition[] } {

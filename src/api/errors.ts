@@ -184,6 +184,9 @@ export const apiErrors = {
 
   cancelled: (details: ApiErrorDetails = {}) => new ApiError('cancelled', l10n.t('The call was cancelled.'), details),
 
+  notConfirmed: (environment: string, details: ApiErrorDetails = {}) =>
+    new ApiError('cancelled', l10n.t('Not sent: the call to the protected environment "{0}" was not confirmed.', environment), details),
+
   queueFull: (maxLength: number, details: ApiErrorDetails = {}) =>
     new ApiError(
       'queueFull',

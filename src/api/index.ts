@@ -1,7 +1,7 @@
-import { systemClock } from '../common/clock';
 import { silentLogger, type Logger } from '../common/logger';
 import type { SecretStore } from '../common/secretStore';
-import { ApiClient, DEFAULT_API_SETTINGS, type ApiSettings } from './apiClient';
+import { ApiClient, DEFAULT_API_SETTINGS, type ApiClientOptions, type ApiSettings } from './apiClient';
+import { systemClock } from '../common/clock';
 import { LicenceKeyStore } from './licenceKeyStore';
 import { APPLICATION_LIMITS, type RateLimit } from './limits';
 import { QuotaTracker } from './quotaTracker';
@@ -46,43 +46,72 @@ export interface TenantApiDeps {
   /** Called at every call; cheap (e.g. a snapshot refreshed on onDidChangeConfiguration). */
   settings: () => ApiSettings;
   logger?: Logger;
-  /**
-   * A rate-limit ledger shared with the other windows (src/coordination), fed this client's quota
-   * tracker so that every window shows the same usage. Without one, this window keeps its own log.
-   */
-  sharedLedger?: (parts: { quota: QuotaTracker; limits: readonly RateLimit[]; safetyMarginMs: () => number; logger: Logger }) => RateLedger & { dispose(): void };
+  /** Shared across environments: the application's scheduler and the environment's quota readings. */
+  scheduler?: ApiClientOptions['scheduler'];
+  quota?: ApiClientOptions['quota'];
+  beforeSend?: ApiClientOptions['beforeSend'];
 }
 
 /** Builds the client and its licence key store: the one place the lead needs for src/api. */
 export function createTenantApi(deps: TenantApiDeps): { client: ApiClient; licenceKeys: LicenceKeyStore; dispose(): void } {
   const licenceKeys = new LicenceKeyStore(deps.secrets);
-  const shared = sharedScheduler(deps);
-  const client = new ApiClient({ settings: deps.settings, tokens: deps.tokens, licenceKeys, logger: deps.logger, ...shared?.parts });
+  const client = new ApiClient({
+    settings: deps.settings,
+    tokens: deps.tokens,
+    licenceKeys,
+    logger: deps.logger,
+    scheduler: deps.scheduler,
+    quota: deps.quota,
+    beforeSend: deps.beforeSend,
+  });
   return {
     client,
     licenceKeys,
     dispose() {
       client.dispose();
-      shared?.ledger.dispose();
       licenceKeys.dispose();
     },
   };
 }
 
-/** The scheduler and quota tracker of a client whose limits are shared with the other windows. */
-function sharedScheduler(deps: TenantApiDeps) {
-  if (!deps.sharedLedger) return undefined;
-  const logger = deps.logger ?? silentLogger;
-  const safetyMarginMs = () => ({ ...DEFAULT_API_SETTINGS, ...deps.settings() }).safetyMarginMs;
-  const quota = new QuotaTracker();
-  const ledger = deps.sharedLedger({ quota, limits: APPLICATION_LIMITS, safetyMarginMs, logger });
+/** The parts a rate-limit ledger shared with the other windows (src/coordination) is fed. */
+export interface SharedLedgerParts {
+  quota: QuotaTracker;
+  limits: readonly RateLimit[];
+  safetyMarginMs: () => number;
+  logger: Logger;
+}
+
+/** Makes the ledger of one application, shared with the other windows of the editor. */
+export type SharedLedgerFactory = (parts: SharedLedgerParts) => RateLedger & { dispose(): void };
+
+/**
+ * The scheduler of one application (spec 8: the limits are per application), for clients that share
+ * it: every environment with the same authUrl and clientId, and, with a shared ledger, every window.
+ * Margin and queue length are global settings. `quota` receives the other windows' readings.
+ */
+export function createApplicationScheduler(
+  settings: () => ApiSettings,
+  logger: Logger = silentLogger,
+  shared?: { ledger: SharedLedgerFactory; quota: QuotaTracker },
+): RequestScheduler {
+  const safetyMarginMs = () => settings().safetyMarginMs;
+  const ledger = shared?.ledger({ quota: shared.quota, limits: APPLICATION_LIMITS, safetyMarginMs, logger });
   const scheduler = new RequestScheduler({
     clock: systemClock,
     limits: APPLICATION_LIMITS,
     safetyMarginMs,
-    maxQueueLength: () => ({ ...DEFAULT_API_SETTINGS, ...deps.settings() }).maxQueueLength,
+    maxQueueLength: () => settings().maxQueueLength,
+    countTimeEstimate: () => 'fastest-round-trip',
     logger,
     ledger,
   });
-  return { ledger, parts: { quota, scheduler } };
+  if (ledger) {
+    const dispose = scheduler.dispose.bind(scheduler);
+    scheduler.dispose = () => {
+      dispose();
+      ledger.dispose();
+    };
+  }
+  return scheduler;
 }

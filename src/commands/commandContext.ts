@@ -18,6 +18,8 @@ export interface WorkbenchCommandContext {
   runner: RequestRunner;
   /** Reads a licence key from SecretStorage, only when the user asks to include it in a cURL command. */
   readLicenceKey?: (module: string) => Promise<string | undefined>;
+  /** The base URL shown for the base host: the active environment's (default tenantApi.baseUrl). */
+  baseUrl?: () => string;
 }
 
 /** Registers a command for the extension's lifetime. Registration does no work. */

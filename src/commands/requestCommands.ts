@@ -23,7 +23,8 @@ export function registerRequestCommands(context: vscode.ExtensionContext, deps: 
         return { ok: false, method: String(input.method ?? ''), path: String(input.path ?? ''), warnings: [], error: { kind: 'invalidRequest', message } };
       }
     } else {
-      request = await askForRequest({ api: deps.api, tenants: deps.tenants, activeTenant: views.activeTenant, history }, tenantDefaults(args));
+      const flow = { api: deps.api, tenants: deps.tenants, activeTenant: views.activeTenant, history, baseUrl: deps.baseUrl };
+      request = await askForRequest(flow, tenantDefaults(args));
     }
     return request ? runner.run(request) : undefined;
   });

@@ -43,6 +43,7 @@ interface FlowDeps {
   tenants: Pick<TenantDirectory, 'tenants'>;
   activeTenant: Pick<ActiveTenantStore, 'get'>;
   history: RequestHistory;
+  baseUrl?: () => string;
 }
 
 /**
@@ -209,7 +210,7 @@ async function pickTenant(deps: FlowDeps, state: FlowState): Promise<Step> {
   const ordered = [...tenants].sort((a, b) => Number(b.id === firstId) - Number(a.id === firstId));
   const items: Array<vscode.QuickPickItem & { tenant?: TenantRecord | null }> = [];
   if (!tenantNeeded) {
-    const baseUrl = readBaseUrl();
+    const baseUrl = (deps.baseUrl ?? readBaseUrl)();
     items.push({ label: vscode.l10n.t('Base host'), description: baseUrl, tenant: null, iconPath: new vscode.ThemeIcon('globe') });
   }
   for (const tenant of ordered) {

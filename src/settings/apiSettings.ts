@@ -1,12 +1,15 @@
 import * as vscode from 'vscode';
 import { readApiSettings, type ApiSettings } from '../api';
+import type { EnvironmentSettings } from './environments';
 
 /**
  * The API client's settings as a snapshot, re-read only when the `tenantApi` section changes:
  * the client asks for them at every call, so reading the configuration each time would be waste.
+ * An environment's baseUrl, allowedHosts, routes and endpoints (already overlaid on the top-level
+ * ones) replace the top-level values; the other settings are the same in every environment.
  */
-export function watchApiSettings(context: vscode.ExtensionContext): () => ApiSettings {
-  const read = () => {
+export function watchApiSettings(context: vscode.ExtensionContext, environment?: () => EnvironmentSettings): () => ApiSettings {
+  const read = (): ApiSettings => {
     const section = vscode.workspace.getConfiguration('tenantApi');
     return readApiSettings((key, fallback) => section.get(key, fallback));
   };
@@ -16,5 +19,11 @@ export function watchApiSettings(context: vscode.ExtensionContext): () => ApiSet
       if (event.affectsConfiguration('tenantApi')) snapshot = read();
     }),
   );
-  return () => snapshot;
+  if (!environment) return () => snapshot;
+  // The environment's values are replaced (not changed) when the settings change, so the client's
+  // tables, cached by identity, are rebuilt only then.
+  return () => {
+    const { baseUrl, allowedHosts, routes, endpoints } = environment();
+    return { ...snapshot, baseUrl, allowedHosts, routes, endpoints };
+  };
 }

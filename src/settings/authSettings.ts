@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { FlowSetting } from '../auth/flows';
+import type { EnvironmentSettings } from './environments';
 
 export interface AuthConfiguration {
   authUrl: string;
@@ -8,13 +9,18 @@ export interface AuthConfiguration {
   signInFlow: FlowSetting;
   timeoutSeconds: number;
   refreshSkewSeconds: number;
+  /** The named environment these values come from; undefined for the top-level settings. */
+  environmentName?: string;
 }
 
 const DEFAULT_SCOPES = ['openid', 'profile', 'offline_access', 'api'];
 const FLOWS: FlowSetting[] = ['auto', 'uriHandler', 'loopback', 'deviceCode'];
 
-/** The tenantApi.* settings sign-in reads, repaired where a value is unusable. */
-export function readAuthConfiguration(): AuthConfiguration {
+/**
+ * The tenantApi.* settings sign-in reads, repaired where a value is unusable. An environment's
+ * authUrl, clientId and scopes (already overlaid on the top-level ones) replace the top-level values.
+ */
+export function readAuthConfiguration(environment?: Pick<EnvironmentSettings, 'authUrl' | 'clientId' | 'scopes'> & { name?: string }): AuthConfiguration {
   const config = vscode.workspace.getConfiguration('tenantApi');
   const scopes = config.get<unknown>('scopes');
   const flow = config.get<string>('signInFlow', 'auto') as FlowSetting;
@@ -22,7 +28,7 @@ export function readAuthConfiguration(): AuthConfiguration {
     const value = config.get<number>(name, fallback);
     return typeof value === 'number' && Number.isFinite(value) && value >= minimum ? value : fallback;
   };
-  return {
+  const own = {
     authUrl: (config.get<string>('authUrl') ?? '').trim().replace(/\/+$/, ''),
     clientId: (config.get<string>('clientId') ?? '').trim() || 'tenant-api-workbench',
     scopes: Array.isArray(scopes) && scopes.every((scope) => typeof scope === 'string') && scopes.length > 0 ? scopes : DEFAULT_SCOPES,
@@ -30,19 +36,43 @@ export function readAuthConfiguration(): AuthConfiguration {
     timeoutSeconds: number('signInTimeoutSeconds', 300, 1),
     refreshSkewSeconds: number('refreshSkewSeconds', 60, 0),
   };
+  if (!environment) return own;
+  return { ...own, authUrl: environment.authUrl, clientId: environment.clientId, scopes: [...environment.scopes], environmentName: environment.name };
 }
 
-/** A clear error when the authorization server is not configured or not a usable URL. */
-export function checkAuthUrl(authUrl: string): string | undefined {
-  if (!authUrl) return vscode.l10n.t('Set tenantApi.authUrl to the address of the authorization server first.');
+/** Whether an authorization server address can be used: https, or http on this computer. */
+function authUrlShape(authUrl: string): 'ok' | 'invalid' | 'insecure' {
   try {
     const url = new URL(authUrl);
     const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-      return vscode.l10n.t('tenantApi.authUrl must use https (plain http only for 127.0.0.1 or localhost): {0}', authUrl);
-    }
+    return url.protocol === 'https:' || (url.protocol === 'http:' && loopback) ? 'ok' : 'insecure';
   } catch {
-    return vscode.l10n.t('tenantApi.authUrl is not a valid URL: {0}', authUrl);
+    return 'invalid';
   }
-  return undefined;
+}
+
+/** A clear error when the authorization server is not configured or not a usable URL, naming the setting to fix. */
+export function checkAuthUrl(authUrl: string, environmentName?: string): string | undefined {
+  if (environmentName !== undefined) return checkEnvironmentAuthUrl(authUrl, environmentName);
+  if (!authUrl) return vscode.l10n.t('Set tenantApi.authUrl to the address of the authorization server first.');
+  switch (authUrlShape(authUrl)) {
+    case 'insecure':
+      return vscode.l10n.t('tenantApi.authUrl must use https (plain http only for 127.0.0.1 or localhost): {0}', authUrl);
+    case 'invalid':
+      return vscode.l10n.t('tenantApi.authUrl is not a valid URL: {0}', authUrl);
+    default:
+      return undefined;
+  }
+}
+
+function checkEnvironmentAuthUrl(authUrl: string, name: string): string | undefined {
+  if (!authUrl) return vscode.l10n.t('Set "authUrl" of the environment "{0}" in tenantApi.environments (or tenantApi.authUrl) first.', name);
+  switch (authUrlShape(authUrl)) {
+    case 'insecure':
+      return vscode.l10n.t('The "authUrl" of the environment "{0}" must use https (plain http only for 127.0.0.1 or localhost): {1}', name, authUrl);
+    case 'invalid':
+      return vscode.l10n.t('The "authUrl" of the environment "{0}" is not a valid URL: {1}', name, authUrl);
+    default:
+      return undefined;
+  }
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { readEnvironmentList } from './environmentSettings';
 import { sanitizeThresholds, type QuotaThresholds } from '../views/quotaPresentation';
 
 /** The section every setting of the extension is under. */
@@ -34,9 +35,7 @@ export function readRequestFilesCodeLens(): boolean {
   return vscode.workspace.getConfiguration(SETTINGS_SECTION).get<boolean>('requestFiles.codeLens', true);
 }
 
-/** Whether both addresses (tenantApi.authUrl and baseUrl) are written. */
+/** Whether both addresses (authUrl and baseUrl) are written, at the top level or for an environment. */
 export function readAddressesSet(): boolean {
-  const configuration = vscode.workspace.getConfiguration(SETTINGS_SECTION);
-  const isSet = (name: string) => String(configuration.get(name) ?? '').trim() !== '';
-  return isSet('authUrl') && isSet('baseUrl');
+  return readEnvironmentList().environments.some(({ settings }) => settings.authUrl !== '' && settings.baseUrl !== '');
 }

@@ -8,7 +8,9 @@ import { onSettingsChange } from '../settings/editorSettings';
 import { ActiveTenantStore } from './activeTenant';
 import { QuotaStatusBar } from './quotaStatusBar';
 import { ResponseDocuments } from './responseDocuments';
+import { SwitchableTreeView } from './switchableTreeView';
 import { TenantTreeProvider } from './tenantTree';
+import type { TreeNode } from './tenantTreeModel';
 import { trackWalkthroughProgress } from './walkthroughProgress';
 
 export interface ViewsDeps {
@@ -22,6 +24,8 @@ export interface ViewsDeps {
    * licence problems, and the first key set completes the walkthrough's licence step.
    */
   licenceKeys?: { onDidChange: Event<{ module: string }>; get(module: string): Promise<unknown> };
+  /** Parts that outlive an environment (created once by the composition root): the view and the response tabs. */
+  shared?: { tenantsView: SwitchableTreeView<TreeNode>; responses: ResponseDocuments };
 }
 
 /** What the workbench commands (and the in-editor tests, through the extension's exports) use. */
@@ -34,6 +38,7 @@ export interface Views {
 }
 
 export const SIGNED_IN_CONTEXT = 'tenantApi.signedIn';
+export const TENANTS_VIEW_ID = 'tenantApi.tenants';
 
 /**
  * The Tenants view, the quota status bar item and the response tabs. Cheap: nothing is listed or
@@ -43,9 +48,11 @@ export function registerViews(context: vscode.ExtensionContext, deps: ViewsDeps)
   const logger = deps.logger ?? silentLogger;
   const activeTenant = new ActiveTenantStore(context.globalState);
   const tree = new TenantTreeProvider(deps.auth, deps.api, deps.tenants, activeTenant, logger);
-  const treeView = vscode.window.createTreeView('tenantApi.tenants', { treeDataProvider: tree, showCollapseAll: true });
+  const tenantsView = deps.shared?.tenantsView ?? new SwitchableTreeView<TreeNode>(TENANTS_VIEW_ID, { showCollapseAll: true });
+  const treeView = tenantsView.view;
   const statusBar = new QuotaStatusBar(deps.api.quota, activeTenant, deps.tenants);
-  const responses = new ResponseDocuments();
+  const responses = deps.shared?.responses ?? new ResponseDocuments();
+  context.subscriptions.push(tenantsView.attach(tree), ...(deps.shared ? [] : [tenantsView, responses]));
 
   let signedIn = false;
   const showActiveTenant = () => {
@@ -72,9 +79,7 @@ export function registerViews(context: vscode.ExtensionContext, deps: ViewsDeps)
 
   context.subscriptions.push(
     tree,
-    treeView,
     statusBar,
-    responses,
     activeTenant,
     // The tenant directory drops its listings itself; the tree redraws when it does.
     deps.auth.onDidChangeSessions(() => void syncSignedIn()),
@@ -85,7 +90,7 @@ export function registerViews(context: vscode.ExtensionContext, deps: ViewsDeps)
     deps.licenceKeys?.onDidChange(() => tree.clearProblems()) ?? { dispose() {} },
     deps.licenceKeys ? trackWalkthroughProgress({ extensionId: context.extension.id, auth: deps.auth, licenceKeys: deps.licenceKeys, logger }) : { dispose() {} },
     onSettingsChange((affects) => {
-      if (affects('baseUrl') || affects('allowedHosts')) deps.tenants.refresh();
+      if (affects('baseUrl') || affects('allowedHosts') || affects('environments')) deps.tenants.refresh();
       else if (affects('endpoints')) tree.redraw();
     }),
   );

@@ -89,7 +89,7 @@ export function trackWalkthroughProgress(deps: WalkthroughProgressDeps): vscode.
   return vscode.Disposable.from(
     { dispose: () => (disposed = true) },
     onSettingsChange((affects) => {
-      if (affects('authUrl') || affects('baseUrl')) syncConfigured();
+      if (affects('authUrl') || affects('baseUrl') || affects('environments')) syncConfigured();
     }),
     deps.auth.onDidChangeSessions(() => void syncSignedIn()),
     // Only a key set counts: clearing one later does not undo a step the user has done.

@@ -1,6 +1,6 @@
 // `npm start`: builds the extension, starts the sandbox and opens the extension against it.
 // - `code` on PATH: VS Code desktop with --extensionDevelopmentPath and a throwaway user-data-dir
-//   whose settings point at the sandbox; stops when that window closes or on Ctrl+C.
+//   whose settings define the sandbox as the environment "Sandbox" (the active one, the only one configured); stops when that window closes or on Ctrl+C.
 // - otherwise: the browser-based VS Code (code-server) of the test runner; prints the URL to open
 //   and runs until Ctrl+C.
 import { spawn, spawnSync } from 'node:child_process';
@@ -12,7 +12,7 @@ import { freePort, startCodeServer } from '../vscode/runner/codeServer';
 import { startSandbox } from './index';
 import { CLI_HELP, parseCliOptions } from './cliOptions';
 import { CLI_PORTS } from './seed';
-import { editorSettings, summaryText } from './summary';
+import { sandboxEnvironmentSettings, summaryText } from './summary';
 import { splitStartArgs } from './startArgs';
 import type { Sandbox, SandboxOptions } from './types';
 
@@ -74,7 +74,7 @@ async function runDesktop(code: string, options: SandboxOptions, locale?: string
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-workbench-'));
   fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
   fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({
-    ...editorSettings(sandbox),
+    ...sandboxEnvironmentSettings(sandbox),
     'security.workspace.trust.enabled': false,
     'workbench.startupEditor': 'none',
   }, null, 2));
@@ -111,7 +111,7 @@ async function runBrowser(options: SandboxOptions, locale?: string): Promise<voi
     await server?.stop();
     await sandbox.close();
   });
-  server = await startCodeServer({ settings: editorSettings(sandbox), port, folder: requestsFolder, locale });
+  server = await startCodeServer({ settings: sandboxEnvironmentSettings(sandbox), port, folder: requestsFolder, locale });
   const url = server.workbenchUrl([['extensionDevelopmentPath', server.remoteUri(repoRoot)]]);
   say(`\nOpen this URL in a browser on this machine (Chromium: /usr/bin/chromium):\n\n  ${url}\n`);
   say(NEXT_STEPS);

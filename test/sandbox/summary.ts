@@ -13,6 +13,21 @@ export function editorSettings(sandbox: Sandbox): Record<string, unknown> {
   };
 }
 
+/** `npm start`'s settings: the sandbox as an environment named "Sandbox" (the top-level settings stay empty). */
+export function sandboxEnvironmentSettings(sandbox: Sandbox): Record<string, unknown> {
+  return {
+    'tenantApi.environments': [
+      {
+        name: 'Sandbox',
+        authUrl: sandbox.authUrl,
+        baseUrl: sandbox.baseUrl,
+        clientId: sandbox.clients.public.clientId,
+        allowedHosts: ['127.0.0.1'],
+      },
+    ],
+  };
+}
+
 export function summaryJson(sandbox: Sandbox): Record<string, unknown> {
   const keysByModule: Record<string, Array<{ key: string; organizationId: string; label: string }>> = {};
   for (const k of LICENCE_KEYS) (keysByModule[k.module] ??= []).push({ key: k.key, organizationId: k.organizationId, label: k.label });

@@ -10,7 +10,8 @@ import { SessionStore } from '../sessionStore';
 import type { StoredSession } from '../sessionStore';
 import { TokenClient, type Fetch } from '../tokenClient';
 import type { AccountInfo, AuthenticationApi, SignInOptions } from '../types';
-import { readAuthConfiguration } from '../../settings/authSettings';
+import { readAuthConfiguration as readConfiguration } from '../../settings/authSettings';
+import type { EnvironmentSettings } from '../../settings/environments';
 import { onSettingsChange } from '../../settings/editorSettings';
 import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, TenantApiAuthenticationProvider } from './authenticationProvider';
 import { CALLBACK_PATH, SignInController } from './signInController';
@@ -25,6 +26,8 @@ export interface AuthenticationDependencies {
   clock?: Clock;
   /** Held around each refresh by every window (src/coordination): one refresh per refresh token. */
   refreshLock?: SessionManagerOptions['refreshLock'];
+  /** The environment's settings now (its authUrl, clientId and scopes); default the top-level ones. */
+  environment?: () => EnvironmentSettings & { name?: string };
 }
 
 /** What registerAuthentication returns: the AuthenticationApi plus the pieces tests and commands use. */
@@ -50,8 +53,9 @@ export function registerAuthentication(context: vscode.ExtensionContext, depende
   const logger = redactingLogger(dependencies.log);
   const clock = dependencies.clock ?? systemClock;
   const store = new SessionStore(context.secrets, logger);
+  const readAuthConfiguration = () => readConfiguration(dependencies.environment?.());
   const pending = new PendingAttempts(logger);
-  const tokenClient = tokenClientFactory(store, logger, dependencies.fetch);
+  const tokenClient = tokenClientFactory(store, logger, dependencies.fetch, readAuthConfiguration);
 
   const sessions = new SessionManager({
     store,
@@ -72,6 +76,7 @@ export function registerAuthentication(context: vscode.ExtensionContext, depende
     tokenClient,
     clock,
     logger,
+    configuration: readAuthConfiguration,
   });
   const provider = new TenantApiAuthenticationProvider(sessions, (options, scopes) => controller.signIn(options, scopes));
   const handleUri = uriHandler(pending, logger);
@@ -82,7 +87,7 @@ export function registerAuthentication(context: vscode.ExtensionContext, depende
     provider,
     sessions,
     onSettingsChange((affects) => {
-      if (affects('authUrl') || affects('clientId')) sessions.serverChanged();
+      if (affects('authUrl') || affects('clientId') || affects('environments')) sessions.serverChanged();
     }),
   );
 
@@ -97,10 +102,15 @@ export function registerAuthentication(context: vscode.ExtensionContext, depende
 }
 
 /** One TokenClient per authorization server and client id: a new one when either setting changes. */
-function tokenClientFactory(store: SessionStore, logger: Logger, fetchImpl: Fetch | undefined): () => TokenClient {
+function tokenClientFactory(
+  store: SessionStore,
+  logger: Logger,
+  fetchImpl: Fetch | undefined,
+  configuration: () => { authUrl: string; clientId: string },
+): () => TokenClient {
   let client: { key: string; value: TokenClient } | undefined;
   return () => {
-    const config = readAuthConfiguration();
+    const config = configuration();
     const key = `${config.authUrl}\n${config.clientId}`;
     if (client?.key !== key) {
       client = {

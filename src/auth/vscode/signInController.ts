@@ -10,7 +10,7 @@ import { signInKey, SignInQueue } from '../signInQueue';
 import { SignInRunner, signInWithFlows } from '../signInRunner';
 import type { DeviceAuthorization, TokenClient } from '../tokenClient';
 import type { SignInOptions } from '../types';
-import { checkAuthUrl, readAuthConfiguration } from '../../settings/authSettings';
+import { checkAuthUrl, readAuthConfiguration, type AuthConfiguration } from '../../settings/authSettings';
 
 export const CALLBACK_PATH = '/auth-callback';
 
@@ -28,6 +28,8 @@ export interface SignInControllerOptions {
   tokenClient: () => TokenClient;
   clock: Clock;
   logger: Logger;
+  /** The active environment's sign-in settings; default the top-level ones. */
+  configuration?: () => AuthConfiguration;
 }
 
 /** Runs sign-in in the editor: flow choice, progress with cancel, fallbacks, device-code UI. */
@@ -48,6 +50,10 @@ export class SignInController {
       signIn,
     );
     if (answer === signIn) void vscode.commands.executeCommand('tenantApi.signIn');
+  }
+
+  private configuration(): AuthConfiguration {
+    return (this.options.configuration ?? readAuthConfiguration)();
   }
 
   /** The redirect URI of the uriHandler flow, as this editor makes it reachable (asExternalUri). */
@@ -92,7 +98,7 @@ export class SignInController {
    * a new sign-in replaces it.
    */
   signIn(signInOptions: SignInOptions = {}, extraScopes: readonly string[] = [], request: { fromUser?: boolean; restart?: boolean } = {}): Promise<StoredSession> {
-    const scopes = [...new Set([...readAuthConfiguration().scopes, ...extraScopes])];
+    const scopes = [...new Set([...this.configuration().scopes, ...extraScopes])];
     const key = signInKey(signInOptions, scopes);
     let restart = request.restart === true;
     if (request.fromUser && !restart && this.queue.joins(key)) {
@@ -132,8 +138,8 @@ export class SignInController {
 
   private async run(signInOptions: SignInOptions, scopes: readonly string[], replaced: AbortSignal): Promise<StoredSession> {
     replaced.addEventListener('abort', () => this.options.logger.info('Sign-in replaced by a newer sign-in with other options.'), { once: true });
-    const config = readAuthConfiguration();
-    const problem = checkAuthUrl(config.authUrl);
+    const config = this.configuration();
+    const problem = checkAuthUrl(config.authUrl, config.environmentName);
     if (problem) throw new Error(problem);
     const tokenClient = this.options.tokenClient();
     const environment = await this.environment(tokenClient);

@@ -37,8 +37,8 @@ function standInVscode(): Record<string, unknown> {
   return namespace;
 }
 
-/** Runs the real src/extension.ts activate() against the stand-in, in the given ExtensionMode. */
-function activateIn(extensionMode: number): Record<string, unknown> {
+/** Runs the real src/extension.ts activate() (async: it first moves old secrets) against the stand-in, in the given ExtensionMode. */
+async function activateIn(extensionMode: number): Promise<Record<string, unknown>> {
   const moduleWithLoad = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
   const load = moduleWithLoad._load;
   const vscode = standInVscode();
@@ -48,12 +48,12 @@ function activateIn(extensionMode: number): Record<string, unknown> {
   try {
     const entry = path.resolve(__dirname, '../../../src/extension.ts');
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const extension = require(entry) as { activate(context: unknown): Record<string, unknown> };
+    const extension = require(entry) as { activate(context: unknown): Promise<Record<string, unknown>> };
     const memento = { get: () => undefined, update: async () => undefined, keys: () => [] };
     const secrets = { get: async () => undefined, store: async () => undefined, delete: async () => undefined, onDidChange: () => ({ dispose() {} }) };
     const context = { extensionMode, subscriptions: [], secrets, globalState: memento, workspaceState: memento, extension: { id: 'tenant-api.tenant-api-workbench' }, extensionUri: {} };
     try {
-      return extension.activate(context) ?? {};
+      return (await extension.activate(context)) ?? {};
     } finally {
       // As the editor does at deactivation: what activate() started (the windows' broker, timers) stops.
       for (const subscription of context.subscriptions as Array<{ dispose?: () => unknown }>) subscription.dispose?.();
@@ -69,11 +69,11 @@ describe('activation exports', () => {
     assert.deepEqual(activationExports(true, () => ({ auth: 'hooks' })), { auth: 'hooks' });
   });
 
-  it('the real activate() exports nothing secret in production, and the hooks in development and test runs', () => {
-    const production = activateIn(1);
+  it('the real activate() exports nothing secret in production, and the hooks in development and test runs', async () => {
+    const production = await activateIn(1);
     assert.deepEqual(Object.keys(production), [], `production exports: ${Object.keys(production).join(', ')}`);
     for (const mode of [2, 3]) {
-      const exported = activateIn(mode);
+      const exported = await activateIn(mode);
       assert.ok(exported.auth && exported.licenceKeys && exported.workbench, `mode ${mode}: ${Object.keys(exported).join(', ')}`);
       assert.equal(typeof exported.activationMs, 'number');
     }

@@ -1,0 +1,65 @@
+import * as vscode from 'vscode';
+import type { Logger } from '../common/logger';
+import { EnvironmentState } from './activeEnvironment';
+import { ENVIRONMENTS_SETTING, parseEnvironments, type EnvironmentList, type EnvironmentSettings } from './environments';
+
+const DEFAULT_CLIENT_ID = 'tenant-api-workbench';
+const DEFAULT_SCOPES = ['openid', 'profile', 'offline_access', 'api'];
+/** The settings an environment overlays (the other tenantApi.* settings are the same in every environment). */
+const OVERLAID = ['authUrl', 'baseUrl', 'clientId', 'scopes', 'allowedHosts', 'routes', 'endpoints', 'environments'];
+
+function strings(value: unknown): string[] | undefined {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : undefined;
+}
+
+/** The top-level settings (the default environment) and tenantApi.environments, as the editor has them now. */
+export function readEnvironmentList(): EnvironmentList {
+  const section = vscode.workspace.getConfiguration('tenantApi');
+  const scopes = strings(section.get<unknown>('scopes'));
+  const defaults: EnvironmentSettings = {
+    authUrl: String(section.get<unknown>('authUrl') ?? ''),
+    baseUrl: String(section.get<unknown>('baseUrl') ?? ''),
+    clientId: String(section.get<unknown>('clientId') ?? '').trim() || DEFAULT_CLIENT_ID,
+    scopes: scopes && scopes.length > 0 ? scopes : DEFAULT_SCOPES,
+    allowedHosts: strings(section.get<unknown>('allowedHosts')) ?? [],
+    routes: section.get<unknown>('routes') ?? [],
+    endpoints: section.get<unknown>('endpoints') ?? [],
+    variables: {},
+  };
+  return parseEnvironments(section.get<unknown>('environments'), defaults);
+}
+
+async function offerSettings(message: string): Promise<void> {
+  const open = vscode.l10n.t('Open Settings');
+  if ((await vscode.window.showWarningMessage(message, open)) === open) {
+    await vscode.commands.executeCommand('workbench.action.openSettings', ENVIRONMENTS_SETTING);
+  }
+}
+
+/**
+ * The environments and the active one, following the settings. Problems in tenantApi.environments
+ * go to the log, and once per new set of problems to a warning that opens the setting.
+ */
+export function watchEnvironments(context: vscode.ExtensionContext, logger: Logger): EnvironmentState {
+  const state = new EnvironmentState(context.globalState, readEnvironmentList());
+  let reported = '';
+  const report = () => {
+    const problems = state.problems();
+    for (const problem of problems) logger.warn(problem);
+    const key = problems.join('\n');
+    if (key === reported) return;
+    reported = key;
+    if (problems.length === 0) return;
+    void offerSettings(vscode.l10n.t('Part of the setting tenantApi.environments is ignored: {0}', problems.join(' ')));
+  };
+  report();
+  context.subscriptions.push(
+    state,
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (!OVERLAID.some((name) => event.affectsConfiguration(`tenantApi.${name}`))) return;
+      state.update(readEnvironmentList());
+      report();
+    }),
+  );
+  return state;
+}

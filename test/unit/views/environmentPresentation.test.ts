@@ -1,0 +1,67 @@
+import * as assert from 'node:assert/strict';
+import { parseEnvironments, type EnvironmentSettings } from '../../../src/settings/environments';
+import { environmentPickItems, presentEnvironment } from '../../../src/views/environmentPresentation';
+
+const defaults: EnvironmentSettings = {
+  authUrl: 'https://auth.dev.example.com',
+  baseUrl: 'https://api.dev.example.com',
+  clientId: 'dev-app',
+  scopes: ['openid'],
+  allowedHosts: [],
+  routes: [],
+  endpoints: [],
+  variables: {},
+};
+
+const { environments } = parseEnvironments(
+  [
+    { name: 'Production', authUrl: 'https://auth.example.com', baseUrl: 'https://api.example.com', clientId: 'prod-app', protected: true },
+    { name: 'My $(zap) *env*', clientId: 'tests-app' },
+  ],
+  defaults,
+);
+const [dev, production, odd] = environments;
+
+describe('environment status bar and quick pick', () => {
+  it('is hidden while only the top-level settings exist', () => {
+    assert.equal(presentEnvironment(dev, 1).visible, false);
+    assert.equal(presentEnvironment(dev, 3).visible, true);
+  });
+
+  it('shows the active environment; a protected one stands out and says it asks', () => {
+    const plain = presentEnvironment(dev, 3);
+    assert.equal(plain.text, '$(server-environment) Default');
+    assert.equal(plain.warning, false);
+    const shown = presentEnvironment(production, 3);
+    assert.equal(shown.text, '$(shield) Production');
+    assert.equal(shown.warning, true);
+    assert.match(shown.tooltip.join('\n'), /protected/);
+    assert.match(shown.tooltip.join('\n'), /not a GET asks first/);
+    assert.match(shown.tooltip.join('\n'), /client prod\\-app/);
+    assert.equal(shown.accessibilityLabel, 'Tenant API environment: Production, protected');
+  });
+
+  it('shows names as written: no icon or Markdown from a name', () => {
+    const shown = presentEnvironment(odd, 3);
+    assert.equal(shown.text, '$(server-environment) My $\u200b(zap) *env*');
+    assert.match(shown.tooltip[0], /My \\\$\\\(zap\\\) \\\*env\\\*/);
+  });
+
+  it('says when the default environment points nowhere', () => {
+    const empty = parseEnvironments([{ name: 'Sandbox' }], { ...defaults, authUrl: '', baseUrl: '' }).environments[0];
+    assert.match(presentEnvironment(empty, 2).tooltip.join('\n'), /Not configured/);
+    assert.equal(environmentPickItems([empty], 'default')[0].detail, 'not configured');
+  });
+
+  it('lists every environment for the quick pick, the active one marked', () => {
+    const items = environmentPickItems(environments, production.id);
+    assert.deepEqual(
+      items.map((item) => [item.label, item.description, item.detail, item.active]),
+      [
+        ['$(server-environment) Default', 'top-level settings', 'https://api.dev.example.com', false],
+        ['$(shield) Production', 'active · protected', 'https://api.example.com', true],
+        ['$(server-environment) My $\u200b(zap) *env*', '', 'https://api.dev.example.com', false],
+      ],
+    );
+  });
+});
