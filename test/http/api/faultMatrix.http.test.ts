@@ -10,8 +10,12 @@ import { forceGc, settlement } from './settlement';
 const CALLS = 200;
 const TIMEOUT_S = 0.5;
 
-/** Statuses a request can get without the server having processed it: a POST may be sent again after them. */
-const NOT_PROCESSED = (status: number) => (status >= 300 && status < 400) || status === 401 || status === 429;
+/**
+ * Statuses a request can get without the server having processed it: a POST may be sent again after them.
+ * 421 too (RFC 9110 15.5.20: the server did not produce an answer for it, and a client may retry any
+ * method on another connection): fetch itself sends a request again once after a 421.
+ */
+const NOT_PROCESSED = (status: number) => (status >= 300 && status < 400) || status === 401 || status === 421 || status === 429;
 
 /**
  * The fault kinds, cycled per path: each is queued for the next call to its path once the previous
