@@ -127,6 +127,9 @@ describe('request files', function () {
     await setLicenceKeys(sandbox, 'org-rossi');
     const editor = await openFile(file);
     const before = sandbox.requests.length;
+    // Earlier suites may leave notifications or the notification list open, which hide new toasts.
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await vscode.commands.executeCommand('notifications.hideList');
     const started = Date.now();
     await clickLens(editor, 1, 'Send every request of this file in order with Tenant API Workbench');
     const summary = await waitFor(
