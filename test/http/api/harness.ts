@@ -1,4 +1,4 @@
-import { ApiClient, type ApiSettings } from '../../../src/api/apiClient';
+import { ApiClient, type ApiClientOptions, type ApiSettings } from '../../../src/api/apiClient';
 import { LicenceKeyStore } from '../../../src/api/licenceKeyStore';
 import type { TenantRecord } from '../../../src/api/types';
 import type { Logger } from '../../../src/common/logger';
@@ -49,8 +49,17 @@ export async function clientFor(
     fetched.push({ method: request.method, url: request.url });
     return fetch(request);
   };
-  const client = new ApiClient({
-    fetch: countingFetch,
+  const client = sandboxClient(sandbox, { fetch: countingFetch, tokens, licenceKeys: keys, ...extra }, settings);
+  return { client, keys, tokens, fetched };
+}
+
+/** An ApiClient against the sandbox with limits scaled like the sandbox, given its tokens and keys. */
+export function sandboxClient(
+  sandbox: Sandbox,
+  parts: Pick<ApiClientOptions, 'tokens' | 'licenceKeys' | 'fetch' | 'logger' | 'backoffBaseMs'>,
+  settings: Partial<ApiSettings> = {},
+): ApiClient {
+  return new ApiClient({
     settings: () => ({
       baseUrl: sandbox.baseUrl,
       allowedHosts: [],
@@ -62,13 +71,11 @@ export async function clientFor(
       maxRetries: 3,
       ...settings,
     }),
-    tokens,
-    licenceKeys: keys,
     timeScale: sandbox.options.timeScale,
-    logger: extra.logger ?? silentLogger,
-    backoffBaseMs: extra.backoffBaseMs ?? 20,
+    ...parts,
+    logger: parts.logger ?? silentLogger,
+    backoffBaseMs: parts.backoffBaseMs ?? 20,
   });
-  return { client, keys, tokens, fetched };
 }
 
 export function tenantOf(sandbox: Sandbox, index: number): TenantRecord {

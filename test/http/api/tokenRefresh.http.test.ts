@@ -1,9 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { ApiClient } from '../../../src/api/apiClient';
-import { silentLogger } from '../../../src/common/logger';
 import { tokensFor } from '../../helpers/sandboxTokens';
 import { startSandbox, type Sandbox } from '../../sandbox';
-import { rossiKeys } from './harness';
+import { rossiKeys, sandboxClient } from './harness';
 
 /**
  * A session that hands out its access token and refreshes it on demand, as src/auth's session manager
@@ -39,23 +37,7 @@ describe('A revoked token with calls queued behind it (sandbox)', function () {
   it('is refreshed once, and the calls behind it leave with the new token', async () => {
     const { accessToken } = await tokensFor(sandbox, 'mario.rossi', { grant: 'password' });
     const session = sessionFor(sandbox, accessToken);
-    const client = new ApiClient({
-      settings: () => ({
-        baseUrl: sandbox.baseUrl,
-        allowedHosts: [],
-        routes: [],
-        endpoints: [],
-        requestTimeoutSeconds: 5,
-        safetyMarginMs: 2,
-        maxQueueLength: 1000,
-        maxRetries: 3,
-      }),
-      tokens: session,
-      licenceKeys: await rossiKeys(sandbox),
-      timeScale: sandbox.options.timeScale,
-      logger: silentLogger,
-      backoffBaseMs: 20,
-    });
+    const client = sandboxClient(sandbox, { tokens: session, licenceKeys: await rossiKeys(sandbox) });
     try {
       const warm = await client.send({ method: 'GET', path: '/api/configurazioni' });
       assert.equal(warm.status, 200, 'the token works before it is revoked');

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as sinon from 'sinon';
 import { SignInRequiredError, TokenRefreshError } from '../../../src/auth/errors';
 import { AuthNetworkError, OAuthError } from '../../../src/auth/oauthErrors';
-import { SessionManager } from '../../../src/auth/sessionManager';
+import { SessionManager, type SessionManagerOptions } from '../../../src/auth/sessionManager';
 import { SESSION_KEY_PREFIX, SESSIONS_INDEX_KEY, SessionStore, SIGNED_OUT_KEY, type StoredSession } from '../../../src/auth/sessionStore';
 import { systemClock } from '../../../src/common/clock';
 import { InMemorySecretStore } from '../../helpers/inMemorySecretStore';
@@ -36,6 +36,16 @@ describe('session manager', () => {
     const raw = secrets.values.get(SESSION_KEY_PREFIX + id);
     return raw ? (JSON.parse(raw) as StoredSession) : undefined;
   };
+  /** A manager over this test's secrets, token client and logger (another window, when called twice). */
+  const newManager = (options: Partial<SessionManagerOptions> = {}) =>
+    new SessionManager({
+      store: new SessionStore(secrets, logger),
+      tokenClient: () => tokens.client,
+      clock: systemClock,
+      logger,
+      refreshSkewSeconds: () => skewSeconds,
+      ...options,
+    });
 
   beforeEach(() => {
     clock = sinon.useFakeTimers({ now: Date.UTC(2026, 0, 1, 12), toFake: ['Date', 'setTimeout', 'clearTimeout'] });
@@ -43,13 +53,7 @@ describe('session manager', () => {
     tokens = fakeTokenClient();
     logger = recordingLogger();
     skewSeconds = 60;
-    manager = new SessionManager({
-      store: new SessionStore(secrets, logger),
-      tokenClient: () => tokens.client,
-      clock: systemClock,
-      logger,
-      refreshSkewSeconds: () => skewSeconds,
-    });
+    manager = newManager();
   });
 
   afterEach(() => {
@@ -278,22 +282,8 @@ describe('session manager', () => {
       queue = run.then(() => undefined, () => undefined);
       return run;
     };
-    const other = new SessionManager({
-      store: new SessionStore(secrets, logger),
-      tokenClient: () => tokens.client,
-      clock: systemClock,
-      logger,
-      refreshSkewSeconds: () => skewSeconds,
-      refreshLock,
-    });
-    const first = new SessionManager({
-      store: new SessionStore(secrets, logger),
-      tokenClient: () => tokens.client,
-      clock: systemClock,
-      logger,
-      refreshSkewSeconds: () => skewSeconds,
-      refreshLock,
-    });
+    const other = newManager({ refreshLock });
+    const first = newManager({ refreshLock });
     const [a, b] = await Promise.all([first.getAccessToken(), other.getAccessToken()]);
     assert.equal(tokens.refresh.callCount, 1, 'one refresh for both windows');
     assert.equal(a, b);
@@ -367,14 +357,7 @@ describe('session manager', () => {
 
   it('uses only the sessions of the configured server, and says so when the server changes', async () => {
     let server = { authUrl: 'http://auth.test/', clientId: 'tenant-api-workbench' };
-    const scoped = new SessionManager({
-      store: new SessionStore(secrets, logger),
-      tokenClient: () => tokens.client,
-      clock: systemClock,
-      logger,
-      refreshSkewSeconds: () => 60,
-      currentServer: () => server,
-    });
+    const scoped = newManager({ refreshSkewSeconds: () => 60, currentServer: () => server });
     seed(session('a'), session('b', { authUrl: 'https://production.example.com' }));
     assert.deepEqual((await scoped.getAccounts()).map((account) => account.id), ['a']);
     scoped.setActiveAccount('b');

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ACTIVE_ENVIRONMENT_KEY, EnvironmentState, environmentMemento, environmentStateKey, type StateMemento } from '../../../src/settings/activeEnvironment';
-import { parseEnvironments, type EnvironmentSettings } from '../../../src/settings/environments';
+import { parseEnvironments } from '../../../src/settings/environments';
+import { devEnvironmentDefaults as defaults } from './devEnvironmentDefaults';
 
 class MapMemento implements StateMemento {
   readonly values = new Map<string, unknown>();
@@ -12,16 +13,6 @@ class MapMemento implements StateMemento {
   }
 }
 
-const defaults: EnvironmentSettings = {
-  authUrl: 'https://auth.dev.example.com',
-  baseUrl: 'https://api.dev.example.com',
-  clientId: 'dev-app',
-  scopes: ['openid'],
-  allowedHosts: [],
-  routes: [],
-  endpoints: [],
-  variables: {},
-};
 const list = (entries: unknown[]) => parseEnvironments(entries, defaults);
 
 describe('the active environment', () => {

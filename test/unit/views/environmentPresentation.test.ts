@@ -1,17 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { parseEnvironments, type EnvironmentSettings } from '../../../src/settings/environments';
+import { parseEnvironments } from '../../../src/settings/environments';
+import { devEnvironmentDefaults as defaults } from '../settings/devEnvironmentDefaults';
 import { environmentPickItems, presentEnvironment } from '../../../src/views/environmentPresentation';
 
-const defaults: EnvironmentSettings = {
-  authUrl: 'https://auth.dev.example.com',
-  baseUrl: 'https://api.dev.example.com',
-  clientId: 'dev-app',
-  scopes: ['openid'],
-  allowedHosts: [],
-  routes: [],
-  endpoints: [],
-  variables: {},
-};
 
 const { environments } = parseEnvironments(
   [

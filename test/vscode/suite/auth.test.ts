@@ -14,6 +14,7 @@ import { startEditorSandbox } from './helpers/editorSandbox';
 import { USERS } from '../../sandbox/seed';
 import { FormBrowser } from '../../helpers/signInWithForm';
 import { driver } from './helpers/driver';
+import { endSignInAttempt } from './helpers/signInSuite';
 
 const extensionId = 'tenant-api.tenant-api-workbench';
 const mario = USERS[0];
@@ -66,10 +67,7 @@ describe('sign-in inside VS Code', function () {
   });
 
   afterEach(async () => {
-    if (!driver.available()) return;
-    auth?.controller.cancel();
-    await driver.robot.reset();
-    await driver.closePages();
+    if (driver.available()) await endSignInAttempt(auth);
   });
 
   it('signs in end to end: real browser, sandbox form, redirect to the UriHandler; the provider returns the session', async () => {

@@ -3,27 +3,19 @@
 // the cURL of a GET, a sign-in finished after the editor stopped waiting, a mistyped password.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { Authentication } from '../../../src/auth/vscode/register';
-import type { Sandbox } from '../../sandbox';
 import { driver } from './helpers/driver';
-import {
-  configure,
-  extensionExports,
-  resetSettings,
-  setLicenceKeys,
-  signInAs,
-  signOutEveryone,
-  startWorkbenchSandbox,
-  waitFor,
-} from './helpers/workbench';
+import { signInSuite } from './helpers/signInSuite';
+import { extensionExports, setLicenceKeys, signInAs, waitFor } from './helpers/workbench';
 
 const PALETTE_LIST = '.quick-input-widget .quick-input-list';
 
 describe('first use: palette, pickers, title bar, cURL, late sign-in, login form', function () {
   this.timeout(120_000);
-  let sandbox: Sandbox;
-  let auth: Authentication;
-  const user = (username: string) => sandbox.users.find((candidate) => candidate.username === username)!;
+  const suite = signInSuite({ signInFlow: 'uriHandler' }, async (sandbox) => {
+    const keys = (await extensionExports()).licenceKeys;
+    for (const module of sandbox.modules) await keys?.clear(module.id);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
 
   /** The command palette's entries for `query`, as a person sees them. */
   async function paletteEntries(query: string): Promise<string> {
@@ -38,35 +30,8 @@ describe('first use: palette, pickers, title bar, cURL, late sign-in, login form
 
   /** Each test stands alone: it signs in whom it needs. */
   async function ensureSignedIn(username: string): Promise<void> {
-    if (!(await auth.getAccounts()).some((account) => account.id === user(username).sub)) await signInAs(sandbox, username);
+    if (!(await suite.auth.getAccounts()).some((account) => account.id === suite.user(username).sub)) await signInAs(suite.sandbox, username);
   }
-
-  before(async function () {
-    if (!driver.available()) return this.skip(); // the browser robot needs the code-server runner
-    auth = ((await extensionExports()) as { auth?: Authentication }).auth!;
-    await signOutEveryone();
-    sandbox = await startWorkbenchSandbox();
-    await configure({ signInFlow: 'uriHandler' });
-  });
-
-  after(async () => {
-    if (!sandbox) return;
-    auth.controller.cancel();
-    await signOutEveryone();
-    const keys = (await extensionExports()).licenceKeys;
-    for (const module of sandbox.modules) await keys?.clear(module.id);
-    await resetSettings();
-    await sandbox.close();
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await vscode.commands.executeCommand('notifications.clearAll');
-  });
-
-  afterEach(async () => {
-    if (!driver.available()) return;
-    auth.controller.cancel();
-    await driver.robot.reset();
-    await driver.closePages();
-  });
 
   it('signed out, the palette offers Sign In but not Sign Out, Refresh Tenants, Copy as cURL or Re-run; signed in, it does', async () => {
     const signedInOnly = ['Tenant API: Sign Out', 'Tenant API: Refresh Tenants', 'Tenant API: Copy Last Request as cURL', 'Tenant API: Re-run Request from History'];
@@ -74,13 +39,13 @@ describe('first use: palette, pickers, title bar, cURL, late sign-in, login form
     const offers = async (title: string) => (await paletteEntries(title)).split('\n').map((line) => line.trim()).includes(title);
     for (const title of signedInOnly) assert.equal(await offers(title), false, `${title} is offered while signed out`);
     assert.equal(await offers('Tenant API: Sign In'), true);
-    await signInAs(sandbox, 'mario.rossi');
+    await signInAs(suite.sandbox, 'mario.rossi');
     for (const title of signedInOnly) assert.equal(await offers(title), true, `${title} is not offered once signed in`);
   });
 
   it('the sign-out picker lists the accounts by name, not by id', async () => {
     await ensureSignedIn('mario.rossi');
-    await signInAs(sandbox, 'laura.verdi');
+    await signInAs(suite.sandbox, 'laura.verdi');
     const picking = Promise.resolve(vscode.commands.executeCommand('tenantApi.signOut'));
     await driver.waitFor(`${PALETTE_LIST} .monaco-list-row`, { timeoutMs: 10_000 });
     const shown = await driver.text(PALETTE_LIST);
@@ -89,15 +54,15 @@ describe('first use: palette, pickers, title bar, cURL, late sign-in, login form
     await picking;
     assert.match(shown, /Mario Rossi/);
     assert.match(shown, /Laura Verdi/);
-    for (const account of [user('mario.rossi'), user('laura.verdi')]) assert.ok(!shown.includes(account.sub), `the id ${account.sub} is shown: ${shown}`);
-    assert.equal((await auth.getAccounts()).length, 2, 'Escape signs no one out');
-    await vscode.commands.executeCommand('tenantApi.signOut', { accountId: user('laura.verdi').sub });
+    for (const account of [suite.user('mario.rossi'), suite.user('laura.verdi')]) assert.ok(!shown.includes(account.sub), `the id ${account.sub} is shown: ${shown}`);
+    assert.equal((await suite.auth.getAccounts()).length, 2, 'Escape signs no one out');
+    await vscode.commands.executeCommand('tenantApi.signOut', { accountId: suite.user('laura.verdi').sub });
   });
 
   it("a response tab's title bar shows icons only, and the cURL of a GET carries no Content-Type", async () => {
-    const mario = user('mario.rossi');
+    const mario = suite.user('mario.rossi');
     await ensureSignedIn(mario.username);
-    await setLicenceKeys(sandbox, sandbox.tenants.find((tenant) => mario.tenantIds.includes(tenant.id))!.organizationId);
+    await setLicenceKeys(suite.sandbox, suite.sandbox.tenants.find((tenant) => mario.tenantIds.includes(tenant.id))!.organizationId);
     await vscode.commands.executeCommand('tenantApi.sendRequest', { method: 'GET', path: '/api/configurazioni' });
     const actions = '.editor-group-container.active .editor-actions .action-label';
     await driver.waitFor(`${actions}.codicon-terminal`, { timeoutMs: 10_000 });
@@ -117,7 +82,7 @@ describe('first use: palette, pickers, title bar, cURL, late sign-in, login form
   it('the login form keeps the user name after a wrong password; a sign-in finished after the editor stopped waiting is reported in the editor', async () => {
     await driver.robot.ignore();
     const since = await driver.robot.lastSeq();
-    const attempt = auth.signIn({ forceLogin: true }).catch((error: unknown) => error);
+    const attempt = suite.auth.signIn({ forceLogin: true }).catch((error: unknown) => error);
     await driver.robot.waitFor('ignored', { since, timeoutMs: 30_000 });
     const page = '/interaction/';
     // The user mistypes the password.
@@ -131,16 +96,16 @@ describe('first use: palette, pickers, title bar, cURL, late sign-in, login form
     await driver.screenshot('login-keeps-user-name', { page });
 
     // The user cancels in the editor, then finishes the sign-in in the browser anyway.
-    auth.controller.cancel();
+    suite.auth.controller.cancel();
     assert.equal((await attempt as Error).name, 'SignInCancelledError');
     await driver.click('#password', { page });
-    await driver.type(user('laura.verdi').password, { page });
+    await driver.type(suite.user('laura.verdi').password, { page });
     await driver.click('#submit', { page });
     await driver.robot.waitFor('callback', { since, timeoutMs: 20_000 });
     await waitFor(async () => (await driver.notifications()).some((message) => /after the editor had stopped waiting/.test(message)), {
       timeoutMs: 15_000,
       what: 'the editor to say it had stopped waiting',
     });
-    assert.ok(!(await auth.getAccounts()).some((account) => account.id === user('laura.verdi').sub), 'the late answer signs no one in');
+    assert.ok(!(await suite.auth.getAccounts()).some((account) => account.id === suite.user('laura.verdi').sub), 'the late answer signs no one in');
   });
 });

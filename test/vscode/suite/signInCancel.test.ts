@@ -2,20 +2,23 @@
 // VS Code against the sandbox: the user always gets an answer, and no sign-in is left stuck.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { Authentication } from '../../../src/auth/vscode/register';
 import type { AccountInfo } from '../../../src/auth/types';
-import type { Sandbox } from '../../sandbox';
 import { driver } from './helpers/driver';
-import { configure, extensionExports, resetSettings, signOutEveryone, startWorkbenchSandbox, waitFor } from './helpers/workbench';
+import { signInSuite } from './helpers/signInSuite';
+import { configure, waitFor } from './helpers/workbench';
 
 const CANCELLED = 'Sign-in was cancelled in the browser.';
 const ALREADY_WAITING = 'A sign-in is already waiting for you to finish it in the browser.';
 
 describe('sign-in: cancel in the browser, Sign In again', function () {
   this.timeout(120_000);
-  let sandbox: Sandbox;
-  let auth: Authentication;
-  const user = (username: string) => sandbox.users.find((candidate) => candidate.username === username)!;
+  // auto: in this browser editor the redirect first, then the device code would be offered.
+  const suite = signInSuite({ signInFlow: 'auto', signInTimeoutSeconds: 60 });
+
+  afterEach(async () => {
+    if (!driver.available()) return;
+    await vscode.commands.executeCommand('notifications.clearAll');
+  });
 
   async function notificationsMatching(pattern: RegExp): Promise<string[]> {
     return (await driver.notifications()).filter((message) => pattern.test(message));
@@ -24,34 +27,6 @@ describe('sign-in: cancel in the browser, Sign In again', function () {
   async function authorizeCount(since: number): Promise<number> {
     return (await driver.robot.events(since)).filter((event) => event.action === 'authorize').length;
   }
-
-  before(async function () {
-    if (!driver.available()) return this.skip(); // the browser robot needs the code-server runner
-    auth = ((await extensionExports()) as { auth?: Authentication }).auth!;
-    assert.ok(auth, 'activate() returns { auth }');
-    await signOutEveryone();
-    sandbox = await startWorkbenchSandbox();
-    // auto: in this browser editor the redirect first, then the device code would be offered.
-    await configure({ signInFlow: 'auto', signInTimeoutSeconds: 60 });
-  });
-
-  after(async () => {
-    if (!sandbox) return;
-    auth.controller.cancel();
-    await signOutEveryone();
-    await configure({ signInTimeoutSeconds: undefined });
-    await resetSettings();
-    await sandbox.close();
-    await vscode.commands.executeCommand('notifications.clearAll');
-  });
-
-  afterEach(async () => {
-    if (!driver.available()) return;
-    auth.controller.cancel();
-    await driver.robot.reset();
-    await driver.closePages();
-    await vscode.commands.executeCommand('notifications.clearAll');
-  });
 
   it('Cancel on the sign-in page ends the attempt at once, says so without offering another flow, and Sign In works right after', async () => {
     await driver.robot.ignore();
@@ -66,12 +41,12 @@ describe('sign-in: cancel in the browser, Sign In again', function () {
     assert.ok(took < 30_000, `ended at once, not at the 60 s time-out (${took} ms)`);
     await waitFor(async () => (await notificationsMatching(/cancelled in the browser/)).length > 0, { timeoutMs: 10_000, what: `"${CANCELLED}"` });
     assert.deepEqual(await notificationsMatching(/did not complete|Try device code|access_denied/), [], 'no fallback offered after a deliberate cancel');
-    assert.equal(auth.controller.attemptInProgress, false);
-    assert.equal(auth.pending.size, 0);
+    assert.equal(suite.auth.controller.attemptInProgress, false);
+    assert.equal(suite.auth.pending.size, 0);
     await driver.screenshot('sign-in-cancelled-in-browser');
 
     // Sign In answers at once: a new sign-in page, which the user completes this time.
-    const laura = user('laura.verdi');
+    const laura = suite.user('laura.verdi');
     await driver.robot.setCredentials({ username: laura.username, password: laura.password });
     const again = await driver.robot.lastSeq();
     const account = await vscode.commands.executeCommand<AccountInfo | undefined>('tenantApi.signIn');
@@ -84,7 +59,7 @@ describe('sign-in: cancel in the browser, Sign In again', function () {
     const since = await driver.robot.lastSeq();
     const first = Promise.resolve(vscode.commands.executeCommand<AccountInfo | undefined>('tenantApi.signIn'));
     await driver.robot.waitFor('ignored', { since, timeoutMs: 30_000 });
-    assert.equal(auth.controller.attemptInProgress, true);
+    assert.equal(suite.auth.controller.attemptInProgress, true);
 
     // The user closes the sign-in tab without finishing (the editor's tab is in front again: a hidden
     // browser tab renders no notification), then presses Sign In again.
@@ -92,12 +67,12 @@ describe('sign-in: cancel in the browser, Sign In again', function () {
     const second = Promise.resolve(vscode.commands.executeCommand<AccountInfo | undefined>('tenantApi.signIn'));
     await waitFor(async () => (await notificationsMatching(/already waiting/)).length > 0, { timeoutMs: 10_000, what: `"${ALREADY_WAITING}"` });
     await driver.screenshot('sign-in-already-waiting');
-    const mario = user('mario.rossi');
+    const mario = suite.user('mario.rossi');
     await driver.robot.setCredentials({ username: mario.username, password: mario.password });
     await driver.clickNotificationButton('Start Again', { timeoutMs: 10_000 });
     // Both earlier invocations give way to the new attempt quietly.
     assert.deepEqual([await first, await second], [undefined, undefined]);
-    await waitFor(async () => (await auth.getAccounts()).some((account) => account.id === mario.sub), { timeoutMs: 45_000, what: 'Mario signed in by the new attempt' });
+    await waitFor(async () => (await suite.auth.getAccounts()).some((account) => account.id === mario.sub), { timeoutMs: 45_000, what: 'Mario signed in by the new attempt' });
     assert.equal(await authorizeCount(since), 2, 'the first page, then the one Start Again opened');
     await waitFor(async () => (await notificationsMatching(/Signed in to Tenant API as Mario Rossi/)).length > 0, { timeoutMs: 10_000, what: 'the signed-in message' });
   });
@@ -110,9 +85,9 @@ describe('sign-in: cancel in the browser, Sign In again', function () {
       const first = Promise.resolve(vscode.commands.executeCommand<AccountInfo | undefined>('tenantApi.signIn', { forceLogin: true }));
       // The redirect times out; the question about the device code stays on screen unanswered.
       await waitFor(async () => (await notificationsMatching(/Try device code|did not complete/)).length > 0, { timeoutMs: 30_000, what: 'the question about the device code' });
-      assert.equal(auth.controller.attemptInProgress, false, 'nothing waits for the browser now');
+      assert.equal(suite.auth.controller.attemptInProgress, false, 'nothing waits for the browser now');
 
-      const laura = user('laura.verdi');
+      const laura = suite.user('laura.verdi');
       await driver.robot.setCredentials({ username: laura.username, password: laura.password });
       const account = await vscode.commands.executeCommand<AccountInfo | undefined>('tenantApi.signIn', { forceLogin: true });
       assert.equal(account?.id, laura.sub, `robot events: ${JSON.stringify(await driver.robot.events(since))}`);
