@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { createApplicationScheduler, createTenantApi, QuotaTracker } from './api';
-import type { RequestScheduler } from './api/requestScheduler';
+import type { ApplicationScheduler } from './api';
 import { recordingOrganizations, TenantDirectory } from './api/tenantDirectory';
 import { registerAuthentication } from './auth/vscode/register';
 import { registerAuthCommands } from './commands/authCommands';
@@ -97,7 +97,7 @@ export async function activate(context: vscode.ExtensionContext) {
 interface SharedParts {
   log: vscode.LogOutputChannel;
   /** One scheduler and one quota tracker per application (authUrl + clientId): they outlive a switch. */
-  schedulers: KeyedPool<RequestScheduler>;
+  schedulers: KeyedPool<ApplicationScheduler>;
   quotas: KeyedPool<QuotaTracker>;
   views: NonNullable<ViewsDeps['shared']>;
   refreshLock: CrossWindowLock;
@@ -114,7 +114,7 @@ function buildEnvironment(scoped: vscode.ExtensionContext, environment: () => En
     tokens: auth,
     settings: apiSettings,
     logger: auth.logger,
-    scheduler: schedulers.get(applicationKey(settings())),
+    scheduler: schedulers.get(applicationKey(settings())).scheduler,
     quota: quotas.get(applicationKey(settings())),
     beforeSend: protectedCallPrompt(environment),
   });

@@ -74,6 +74,12 @@ export function createTenantApi(deps: TenantApiDeps): { client: ApiClient; licen
   };
 }
 
+/** An application's scheduler and the window-shared ledger behind it, disposed together. */
+export interface ApplicationScheduler {
+  readonly scheduler: RequestScheduler;
+  dispose(): void;
+}
+
 /** The parts a rate-limit ledger shared with the other windows (src/coordination) is fed. */
 export interface SharedLedgerParts {
   quota: QuotaTracker;
@@ -94,7 +100,7 @@ export function createApplicationScheduler(
   settings: () => ApiSettings,
   logger: Logger = silentLogger,
   shared?: { ledger: SharedLedgerFactory; quota: QuotaTracker },
-): RequestScheduler {
+): ApplicationScheduler {
   const safetyMarginMs = () => settings().safetyMarginMs;
   const ledger = shared?.ledger({ quota: shared.quota, limits: APPLICATION_LIMITS, safetyMarginMs, logger });
   const scheduler = new RequestScheduler({
@@ -106,12 +112,11 @@ export function createApplicationScheduler(
     logger,
     ledger,
   });
-  if (ledger) {
-    const dispose = scheduler.dispose.bind(scheduler);
-    scheduler.dispose = () => {
-      dispose();
-      ledger.dispose();
-    };
-  }
-  return scheduler;
+  return {
+    scheduler,
+    dispose() {
+      scheduler.dispose();
+      ledger?.dispose();
+    },
+  };
 }
