@@ -15,6 +15,7 @@ import Bottleneck from 'bottleneck';
 import { ApiClient } from '../../src/api/apiClient';
 import { LicenceKeyStore } from '../../src/api/licenceKeyStore';
 import { InMemorySecretStore } from '../helpers/inMemorySecretStore';
+import { interleavedTimes, mean, median } from './interleavedTimes';
 import { SandboxProcess } from './sandboxClient';
 
 function option(name: string, fallback: number): number {
@@ -262,25 +263,9 @@ async function measureOverhead() {
     await client.send({ method: 'GET', path: PATH });
   };
   // Interleaved, so that drift in the machine's load affects both alike; medians of single calls.
-  const fetchTimes: number[] = [];
-  const clientTimes: number[] = [];
-  const timed = async (call: () => Promise<void>, into?: number[]) => {
-    const started = performance.now();
-    await call();
-    into?.push(performance.now() - started);
-  };
-  for (let i = 0; i < 300; i++) {
-    await timed(bareCall);
-    await timed(clientCall);
-  }
-  for (let i = 0; i < OVERHEAD_CALLS; i++) {
-    await timed(bareCall, fetchTimes);
-    await timed(clientCall, clientTimes);
-  }
+  const { a: fetchTimes, b: clientTimes } = await interleavedTimes(bareCall, clientCall, 300, OVERHEAD_CALLS);
   client.dispose();
   await new Promise((resolve) => server.close(resolve));
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
   return {
     calls: OVERHEAD_CALLS,
     fetchMsPerCall: median(fetchTimes),

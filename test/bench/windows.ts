@@ -22,6 +22,7 @@ import { ApplicationLedger } from '../../src/coordination/applicationLedger';
 import { openRuntimeDir } from '../../src/coordination/runtimeDir';
 import { InMemorySecretStore } from '../helpers/inMemorySecretStore';
 import { SandboxProcess } from './sandboxClient';
+import { interleavedTimes, median } from './interleavedTimes';
 import type { WindowOptions } from './windowProcess';
 
 function option(name: string, fallback: number): number {
@@ -223,28 +224,14 @@ async function measureOverhead() {
     new RequestScheduler({ clock: systemClock, limits: unlimited, safetyMarginMs: () => 0, maxQueueLength: () => 10, ...(withLedger ? { ledger } : {}) });
   const shared = new ApiClient({ settings, tokens: { getAccessToken: async () => 't' }, licenceKeys: keys, quota, scheduler: scheduler(true) });
   const alone = new ApiClient({ settings, tokens: { getAccessToken: async () => 't' }, licenceKeys: keys, scheduler: scheduler(false) });
-  const sharedTimes: number[] = [];
-  const aloneTimes: number[] = [];
-  const timed = async (client: ApiClient, into?: number[]) => {
-    const started = performance.now();
-    await client.send({ method: 'GET', path: PATH });
-    into?.push(performance.now() - started);
-  };
-  for (let i = 0; i < 200; i++) {
-    await timed(alone);
-    await timed(shared);
-  }
-  for (let i = 0; i < OVERHEAD_CALLS; i++) {
-    await timed(alone, aloneTimes);
-    await timed(shared, sharedTimes);
-  }
+  const send = (client: ApiClient) => () => client.send({ method: 'GET', path: PATH });
+  const { a: aloneTimes, b: sharedTimes } = await interleavedTimes(send(alone), send(shared), 200, OVERHEAD_CALLS);
   shared.dispose();
   alone.dispose();
   ledger.dispose();
   await broker.stop();
   rmSync(dirBase, { recursive: true, force: true });
   await new Promise((resolve) => server.close(resolve));
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   return {
     calls: OVERHEAD_CALLS,
     aloneMsPerCall: median(aloneTimes),
