@@ -124,13 +124,20 @@ function buildEnvironment(scoped: vscode.ExtensionContext, environment: () => En
   scoped.subscriptions.push(api, tenants);
 
   registerAuthCommands(scoped, auth, log);
+  const views = registerViews(scoped, { auth, api: client, tenants, logger: auth.logger, licenceKeys: api.licenceKeys, shared });
   registerLicenceKeyCommands(scoped, {
     licenceKeys: api.licenceKeys,
     modules: () => api.client.modules(),
     prefixesOf: (module) => api.client.routeTable().prefixesOf(module),
     quota: api.client.quota,
+    holders: {
+      keys: () => api.licenceKeys.list(api.client.modules()),
+      tenants: () => tenants.tenants(),
+      signedIn: () => auth.activeAccount() !== undefined,
+      organizationOf: (tenantId) => tenants.organizationOf(tenantId),
+      activeTenantId: () => views.activeTenant.get()?.id,
+    },
   });
-  const views = registerViews(scoped, { auth, api: client, tenants, logger: auth.logger, licenceKeys: api.licenceKeys, shared });
   const commands = registerWorkbenchCommands(scoped, {
     auth,
     api: client,

@@ -37,6 +37,15 @@ export function checkLabel(value: string, what: 'label' | 'organization'): strin
 }
 
 /**
+ * A label or an organization name is shown in the status bar and keys the quota's readings: it must
+ * never be the key itself (pasted into the wrong box).
+ */
+export function checkNotTheKey(value: string, key: string): string | undefined {
+  const secret = key.trim();
+  return secret && value.includes(secret) ? l10n.t('This is the licence key itself: enter a name instead.') : undefined;
+}
+
+/**
  * One Authorization-Key per licence module, in the editor's secret storage. Keys are cached in
  * memory and the cache follows changes made by other windows (SecretStorage.onDidChange). Every key
  * read or set is registered with the redactor (src/common/redact.ts), and stays registered after it is
@@ -68,7 +77,12 @@ export class LicenceKeyStore implements Disposable {
   }
 
   async set(module: string, value: { key: string; label: string; organization: string }): Promise<void> {
-    const problem = checkLicenceKey(value.key) ?? checkLabel(value.label, 'label') ?? checkLabel(value.organization, 'organization');
+    const problem =
+      checkLicenceKey(value.key) ??
+      checkLabel(value.label, 'label') ??
+      checkLabel(value.organization, 'organization') ??
+      checkNotTheKey(value.label, value.key) ??
+      checkNotTheKey(value.organization, value.key);
     if (problem) throw new Error(problem);
     // Registered before it is stored: a server that echoes it never gets it into a log or an error.
     registerSecret(value.key.trim());
@@ -95,11 +109,6 @@ export class LicenceKeyStore implements Disposable {
       if (stored) infos.push({ module, label: stored.label, organization: stored.organization });
     }
     return infos;
-  }
-
-  /** Organizations known from the stored keys. */
-  async organizations(modules: readonly string[]): Promise<string[]> {
-    return [...new Set((await this.list(modules)).map((info) => info.organization))];
   }
 
   dispose(): void {

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
-import { checkLabel, checkLicenceKey, type LicenceKeyStore } from '../api/licenceKeyStore';
+import { canonicalOrganization } from '../api/licenceHolders';
+import { checkLabel, checkLicenceKey, checkNotTheKey, type LicenceKeyStore } from '../api/licenceKeyStore';
 import type { QuotaTracker } from '../api/quotaTracker';
+import { pickLicenceHolder, type HolderPickDeps } from './licenceHolderPick';
 
 export interface LicenceKeyCommandDeps {
   licenceKeys: LicenceKeyStore;
@@ -9,6 +11,8 @@ export interface LicenceKeyCommandDeps {
   /** Path prefixes each module serves, shown in the picker (ApiClient.routeTable().prefixesOf). */
   prefixesOf: (module: string) => string[];
   quota: QuotaTracker;
+  /** Where the organization of a key is chosen from (other keys, the user's tenants). */
+  holders: HolderPickDeps;
 }
 
 /** Argument of tenantApi.setLicenceKey: a module name, or everything at once (scripts and tests). */
@@ -69,46 +73,16 @@ async function setLicenceKey(deps: LicenceKeyCommandDeps, argument?: unknown): P
     return false;
   }
   const existing = await deps.licenceKeys.get(module).catch(() => undefined);
-  const key =
-    text(input.key) ??
-    (await vscode.window.showInputBox({
-      title: vscode.l10n.t('Licence key for the module "{0}"', module),
-      prompt: vscode.l10n.t('The Authorization-Key from "Licenze e prodotti" of your account. It is kept in the editor\'s secret storage.'),
-      password: true,
-      ignoreFocusOut: true,
-      validateInput: (value) => checkLicenceKey(value),
-    }));
+  const key = text(input.key) ?? (await askKey(module));
   if (key === undefined) return false;
   const keyProblem = checkLicenceKey(key);
   if (keyProblem) {
     void vscode.window.showErrorMessage(keyProblem);
     return false;
   }
-
-  const label =
-    text(input.label) ??
-    (await vscode.window.showInputBox({
-      title: vscode.l10n.t('Label for this key'),
-      prompt: vscode.l10n.t('A name you recognise, shown in the status bar and in lists.'),
-      value: existing?.label ?? module,
-      ignoreFocusOut: true,
-      validateInput: (value) => checkLabel(value, 'label'),
-    }));
+  const label = text(input.label) ?? (await askLabel(existing?.label ?? module, key));
   if (label === undefined) return false;
-
-  const organizations = await deps.licenceKeys.organizations(deps.modules()).catch(() => [] as string[]);
-  const organization =
-    text(input.organization) ??
-    (await vscode.window.showInputBox({
-      title: vscode.l10n.t('Organization of this key'),
-      prompt:
-        organizations.length > 0
-          ? vscode.l10n.t('Keys of the same organization share its weekly quota. Known: {0}', organizations.join(', '))
-          : vscode.l10n.t('Keys of the same organization share its weekly quota.'),
-      value: existing?.organization ?? organizations[0] ?? '',
-      ignoreFocusOut: true,
-      validateInput: (value) => checkLabel(value, 'organization'),
-    }));
+  const organization = await organizationFor(deps, module, key, text(input.organization));
   if (organization === undefined) return false;
 
   try {
@@ -119,8 +93,39 @@ async function setLicenceKey(deps: LicenceKeyCommandDeps, argument?: unknown): P
     );
     return false;
   }
-  void vscode.window.showInformationMessage(vscode.l10n.t('Licence key "{0}" set for the module "{1}".', label.trim(), module));
+  void vscode.window.showInformationMessage(
+    vscode.l10n.t('Licence key "{0}" set for the module "{1}" ({2}).', label.trim(), module, organization),
+  );
   return true;
+}
+
+function askKey(module: string): Thenable<string | undefined> {
+  return vscode.window.showInputBox({
+    title: vscode.l10n.t('Licence key for the module "{0}"', module),
+    prompt: vscode.l10n.t('The Authorization-Key from "Licenze e prodotti" of your account. It is kept in the editor\'s secret storage.'),
+    password: true,
+    ignoreFocusOut: true,
+    validateInput: (value) => checkLicenceKey(value),
+  });
+}
+
+/** Optional: an empty answer keeps the proposed label. */
+async function askLabel(proposed: string, key: string): Promise<string | undefined> {
+  const label = await vscode.window.showInputBox({
+    title: vscode.l10n.t('Label for this key'),
+    prompt: vscode.l10n.t('Optional: a name you recognise, shown in the status bar and in lists. Press Enter to keep "{0}".', proposed),
+    value: proposed,
+    ignoreFocusOut: true,
+    validateInput: (value) => (value.trim() ? (checkLabel(value, 'label') ?? checkNotTheKey(value, key)) : undefined),
+  });
+  return label === undefined ? undefined : label.trim() || proposed;
+}
+
+/** A scripted name is taken as the known organization it spells; otherwise the user picks one. */
+async function organizationFor(deps: LicenceKeyCommandDeps, module: string, key: string, scripted: string | undefined): Promise<string | undefined> {
+  if (scripted === undefined) return pickLicenceHolder(deps.holders, module, key);
+  const known = (await deps.holders.keys().catch(() => [])).map((info) => info.organization);
+  return canonicalOrganization(scripted, known);
 }
 
 async function clearLicenceKey(deps: LicenceKeyCommandDeps, argument?: unknown): Promise<boolean> {

@@ -1,0 +1,83 @@
+/**
+ * Whose licence a key is: the organization whose weekly quota its calls count against. The quota
+ * tracker keys its readings by this name, so keys of one organization must carry exactly the same
+ * name, and a name must never come from a slip of the keyboard.
+ *
+ * Nothing the platform answers names the organization (spec: Service-Limit-Info has only
+ * `api-usage=<used>/<limit>`, a tenant record has id, code, description and cluster address, resource
+ * bodies are "not shown"), so it cannot be learned reliably from a response. The user picks it among
+ * names they already know instead: the organizations of their other keys, or one of their tenants (the
+ * spec calls the licence holder "the tenant (organization)"). Typing a name is the last resort, and a
+ * typed name that is only spelled differently from a known one is taken as that one.
+ */
+import type { LicenceKeyInfo, TenantRecord } from './types';
+
+export type HolderChoice =
+  /** An organization other stored keys already name: picking it shares their quota. */
+  | { kind: 'known'; organization: string; modules: string[]; current: boolean }
+  /** One of the user's tenants, named by its description (its code added when two share one). */
+  | { kind: 'tenant'; organization: string; tenant: TenantRecord };
+
+export interface HolderChoiceInput {
+  /** The keys stored now (public part only), this module's included when it is being replaced. */
+  keys: readonly LicenceKeyInfo[];
+  /** The module whose key is being set. */
+  module: string;
+  /** The signed-in account's tenants (empty when signed out or not listed). */
+  tenants: readonly TenantRecord[];
+  /** Which organization a tenant's calls were last counted against, when one was seen. */
+  organizationOf?: (tenantId: string) => string | undefined;
+  /** The active tenant, offered first among the tenants. */
+  activeTenantId?: string;
+}
+
+/**
+ * The choices in the order offered: this module's current organization, the other keys'
+ * organizations, then the tenants no known organization already covers, the active one first.
+ */
+export function holderChoices(input: HolderChoiceInput): HolderChoice[] {
+  const current = input.keys.find((key) => key.module === input.module)?.organization;
+  const known = new Map<string, string[]>();
+  for (const key of input.keys) known.set(key.organization, [...(known.get(key.organization) ?? []), key.module]);
+  const knownChoices: HolderChoice[] = [...known.entries()]
+    .map(([organization, modules]) => ({ kind: 'known' as const, organization, modules, current: organization === current }))
+    .sort((a, b) => Number(b.current) - Number(a.current));
+
+  const covered = (tenant: TenantRecord) => {
+    const name = tenantOrganizationName(tenant, input.tenants);
+    const seen = input.organizationOf?.(tenant.id);
+    return [...known.keys()].some((organization) => sameOrganizationName(organization, name) || organization === seen);
+  };
+  const tenantChoices: HolderChoice[] = input.tenants
+    .filter((tenant) => !covered(tenant))
+    .sort((a, b) => Number(b.id === input.activeTenantId) - Number(a.id === input.activeTenantId))
+    .map((tenant) => ({ kind: 'tenant' as const, organization: tenantOrganizationName(tenant, input.tenants), tenant }));
+  return [...knownChoices, ...tenantChoices];
+}
+
+/** A tenant's name as an organization: its description, with its code when another tenant has the same description. */
+export function tenantOrganizationName(tenant: TenantRecord, tenants: readonly TenantRecord[]): string {
+  const name = (tenant.descrizioneAmbienteDati || tenant.codiceAmbienteDati || tenant.id).trim();
+  const shared = tenants.some((other) => other.id !== tenant.id && sameOrganizationName(other.descrizioneAmbienteDati, name));
+  return shared && tenant.codiceAmbienteDati ? `${name} (${tenant.codiceAmbienteDati})` : name;
+}
+
+/** Two spellings of one name: case, accents, spaces and punctuation aside ("Rossi S.r.l." = "rossi srl"). */
+export function sameOrganizationName(a: string, b: string): boolean {
+  const normal = comparable(a);
+  return normal !== '' && normal === comparable(b);
+}
+
+/** The known name a typed one stands for, or the typed one (trimmed) when it is new. */
+export function canonicalOrganization(typed: string, known: readonly string[]): string {
+  const name = typed.trim().replace(/\s+/g, ' ');
+  return known.find((candidate) => sameOrganizationName(candidate, name)) ?? name;
+}
+
+function comparable(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
+}

@@ -1,0 +1,85 @@
+import * as vscode from 'vscode';
+import { checkLabel, checkNotTheKey } from '../api/licenceKeyStore';
+import { canonicalOrganization, holderChoices, sameOrganizationName, type HolderChoice } from '../api/licenceHolders';
+import type { LicenceKeyInfo, TenantRecord } from '../api/types';
+
+/** What the organization question needs to know of the workbench. */
+export interface HolderPickDeps {
+  /** The public part of every stored key. */
+  keys: () => Promise<LicenceKeyInfo[]>;
+  /** The signed-in account's tenants; empty when signed out, or when listing them failed. */
+  tenants: () => Promise<TenantRecord[]>;
+  signedIn: () => boolean;
+  organizationOf: (tenantId: string) => string | undefined;
+  activeTenantId: () => string | undefined;
+}
+
+type Item = vscode.QuickPickItem & { choice?: HolderChoice; action?: 'other' | 'signIn' };
+
+/**
+ * Asks whose licence the key of `module` is, among names the user knows: the organizations of the
+ * other keys, then the user's tenants, "Other…" last (the only place a name is typed). Returns the
+ * organization name, or undefined when the user cancels.
+ */
+export async function pickLicenceHolder(deps: HolderPickDeps, module: string, key: string): Promise<string | undefined> {
+  for (;;) {
+    const keys = await deps.keys().catch(() => [] as LicenceKeyInfo[]);
+    const tenants = deps.signedIn() ? await deps.tenants().catch(() => [] as TenantRecord[]) : [];
+    const choices = holderChoices({ keys, module, tenants, organizationOf: deps.organizationOf, activeTenantId: deps.activeTenantId() });
+    const picked = await vscode.window.showQuickPick(holderItems(choices, deps.signedIn()), {
+      title: vscode.l10n.t('Which organization holds this licence?'),
+      placeHolder: vscode.l10n.t('Keys of one organization share its weekly quota: pick the one of its other keys, or the tenant it belongs to.'),
+      ignoreFocusOut: true,
+      matchOnDescription: true,
+    });
+    if (!picked) return undefined;
+    if (picked.choice) return picked.choice.organization;
+    if (picked.action === 'other') return typeOrganization(keys.map((info) => info.organization), key);
+    // After signing in (or not), the same question again, now with the tenants when there are some.
+    await vscode.commands.executeCommand('tenantApi.signIn');
+  }
+}
+
+function holderItems(choices: HolderChoice[], signedIn: boolean): Item[] {
+  const known = choices.filter((choice) => choice.kind === 'known');
+  const tenants = choices.filter((choice) => choice.kind === 'tenant');
+  const items: Item[] = [];
+  if (known.length > 0) items.push({ label: vscode.l10n.t('Organizations of your keys'), kind: vscode.QuickPickItemKind.Separator });
+  for (const choice of known) {
+    items.push({
+      label: choice.organization,
+      description: choice.current
+        ? vscode.l10n.t('current · keys: {0}', choice.modules.join(', '))
+        : vscode.l10n.t('keys: {0}', choice.modules.join(', ')),
+      detail: vscode.l10n.t('Shares the weekly quota of these keys.'),
+      choice,
+    });
+  }
+  if (tenants.length > 0) items.push({ label: vscode.l10n.t('Your tenants'), kind: vscode.QuickPickItemKind.Separator });
+  for (const choice of tenants) items.push({ label: `$(organization) ${choice.organization}`, description: choice.tenant.codiceAmbienteDati, choice });
+  items.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
+  if (!signedIn) items.push({ label: `$(sign-in) ${vscode.l10n.t('Sign In to choose from your tenants')}`, action: 'signIn' });
+  items.push({ label: vscode.l10n.t('Other…'), description: vscode.l10n.t('type the name of the organization'), action: 'other' });
+  return items;
+}
+
+/** The last resort: a typed name, taken as a known organization when it is only spelled differently. */
+async function typeOrganization(known: readonly string[], key: string): Promise<string | undefined> {
+  const typed = await vscode.window.showInputBox({
+    title: vscode.l10n.t('Name of the organization that holds this licence'),
+    prompt: vscode.l10n.t('As your licence shows it. Keys with the same organization share its weekly quota.'),
+    ignoreFocusOut: true,
+    validateInput: (value) => {
+      const problem = checkLabel(value, 'organization') ?? checkNotTheKey(value, key);
+      if (problem) return problem;
+      const same = known.find((name) => sameOrganizationName(name, value));
+      return {
+        message: same
+          ? vscode.l10n.t('The same as "{0}": the key shares its quota.', same)
+          : vscode.l10n.t('A new organization: its usage is counted on its own.'),
+        severity: vscode.InputBoxValidationSeverity.Info,
+      };
+    },
+  });
+  return typed === undefined ? undefined : canonicalOrganization(typed, known);
+}
