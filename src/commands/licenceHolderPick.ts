@@ -28,7 +28,7 @@ export async function pickLicenceHolder(deps: HolderPickDeps, module: string, ke
     const choices = holderChoices({ keys, module, tenants, organizationOf: deps.organizationOf, activeTenantId: deps.activeTenantId() });
     const picked = await vscode.window.showQuickPick(holderItems(choices, deps.signedIn()), {
       title: vscode.l10n.t('Which organization holds this licence?'),
-      placeHolder: vscode.l10n.t('Keys of one organization share its weekly quota: pick the one of its other keys, or the tenant it belongs to.'),
+      placeHolder: vscode.l10n.t('Keys of the same organization share its weekly quota.'),
       ignoreFocusOut: true,
       matchOnDescription: true,
     });

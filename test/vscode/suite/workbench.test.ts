@@ -330,8 +330,8 @@ describe('workbench', function () {
     );
     assert.match(ditte.description ?? '', /licence key/);
     if (driver.available()) {
-      // The user clicks the marked resource: its action asks for the key (masked input box, label,
-      // organization), stores it, and opens the resource again.
+      // The user clicks the marked resource: its action asks for the key (masked input box), the label
+      // and whose licence it is (picked among names), stores it, and opens the resource again.
       const efat = sandbox.licenceKeys.find((key) => key.module === 'efat' && key.organizationId === 'org-rossi')!;
       const organization = sandbox.organizations.find((candidate) => candidate.id === 'org-rossi')!.name;
       await vscode.commands.executeCommand('tenantApi.tenants.focus');
@@ -350,11 +350,12 @@ describe('workbench', function () {
       };
       await step('Licence key for the module', () => driver.type(efat.key));
       await step('Label for this key', async () => undefined);
-      await step('Organization of this key', async () => {
-        await driver.press('Control+a');
-        await driver.type(organization);
-      });
+      // The organization is picked, not typed: the core key's, offered by name.
+      await step('Which organization holds this licence?', () =>
+        driver.waitFor(`.quick-input-list .monaco-list-row:has-text("${organization}")`, { timeoutMs: 10_000 }),
+      );
       await waitFor(async () => ((await exports.licenceKeys!.get('efat'))?.key === efat.key) || undefined, { what: 'the key typed to be stored' });
+      assert.equal((await exports.licenceKeys!.get('efat'))?.organization, organization, 'the efat key shares the core key\'s organization');
       const opened = await waitFor(
         () => sandbox.requests.slice(before).find((request) => request.path === '/efat/api/v1/ditte' && request.status === 200),
         { what: 'the resource to be opened again with the key' },

@@ -1,0 +1,164 @@
+// Set Licence Key as a new user runs it (issue 15, item 5), in a real VS Code against the sandbox:
+// from the command palette it asks only the key (masked) and an optional label, then whose licence it
+// is among names the user knows (the organizations of the other keys, the user's tenants), "Other…"
+// last; the calls made with the keys are counted against the organization picked, one for both keys.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { driver } from './helpers/driver';
+import { signInSuite } from './helpers/signInSuite';
+import { extensionExports, formatCount, signInAs, signOutEveryone, waitFor, workbenchApi } from './helpers/workbench';
+
+const WIDGET = '.quick-input-widget';
+const LIST = `${WIDGET} .quick-input-list`;
+const ROW = `${LIST} .monaco-list-row`;
+
+interface Summary {
+  status?: number;
+  error?: { kind: string; message: string };
+}
+
+describe('Set Licence Key from the palette: the key, a label, and the organization picked by name', function () {
+  this.timeout(180_000);
+  const suite = signInSuite({ signInFlow: 'uriHandler' }, async (sandbox) => {
+    for (const module of sandbox.modules) await (await keys()).clear(module.id);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  async function keys() {
+    const store = (await extensionExports()).licenceKeys;
+    assert.ok(store, 'activate() returns { licenceKeys }');
+    return store;
+  }
+  const sandboxKey = (module: string) => suite.sandbox.licenceKeys.find((key) => key.module === module && key.organizationId === 'org-rossi')!;
+  const tenant = (code: string) => suite.sandbox.tenants.find((candidate) => candidate.codiceAmbienteDati === code)!;
+  const milano = () => tenant('RC-MI').descrizioneAmbienteDati;
+
+  async function step(title: string): Promise<void> {
+    await driver.waitFor(`${WIDGET} .quick-input-title:has-text("${title}")`, { timeoutMs: 15_000 });
+  }
+
+  /** F1, the command's title, then the module: what a user types. */
+  async function setLicenceKeyFromPalette(module: string): Promise<void> {
+    await driver.press('F1');
+    await driver.waitFor(WIDGET, { timeoutMs: 10_000 });
+    await driver.type('Tenant API: Set Licence Key');
+    await driver.waitFor(`${ROW}:has-text("Set Licence Key")`, { timeoutMs: 10_000 });
+    await driver.press('Enter');
+    await driver.waitFor(`${WIDGET} input[placeholder="Which licence module is the key for?"]`, { timeoutMs: 10_000 });
+    await driver.type(module);
+    await new Promise((resolve) => setTimeout(resolve, 500)); // the list filters as one types
+    await driver.press('Enter');
+  }
+
+  /** The key in the masked box, then Enter on the label (optional: it keeps the one proposed). */
+  async function typeKeyAndKeepLabel(key: string): Promise<void> {
+    await step('Licence key for the module');
+    assert.equal(await driver.count(`${WIDGET} input[type="password"]`), 1, 'the key is typed in a masked box');
+    await driver.type(key);
+    await driver.press('Enter');
+    await step('Label for this key');
+    await driver.press('Enter');
+  }
+
+  async function organizationRows(): Promise<string[]> {
+    await step('Which organization holds this licence?');
+    await driver.waitFor(ROW, { timeoutMs: 10_000 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    return (await driver.text(LIST)).split('\n').map((line) => line.trim()).filter(Boolean);
+  }
+
+  it('the first key: asks the key and a label, then offers the tenants by name, Other… last; the calls count against the one picked', async () => {
+    await signInAs(suite.sandbox, 'mario.rossi');
+    await vscode.commands.executeCommand('tenantApi.setActiveTenant', tenant('RC-TO').id);
+    await setLicenceKeyFromPalette('core');
+    await typeKeyAndKeepLabel(sandboxKey('core').key);
+
+    const rows = await organizationRows();
+    await driver.screenshot('licence-holder-first-key');
+    const text = rows.join('\n');
+    for (const code of ['RC-MI', 'RC-TO', 'BA-PR']) assert.match(text, new RegExp(tenant(code).descrizioneAmbienteDati), text);
+    for (const record of suite.sandbox.tenants) assert.ok(!text.includes(record.id), `a raw tenant id is shown: ${text}`);
+    assert.match(rows.at(-1) ?? '', /^Other…/, `Other… is not last: ${text}`);
+    await driver.click(`${ROW}:has-text("${milano()}")`, { timeoutMs: 10_000 });
+
+    const stored = await waitFor(async () => (await keys()).get('core'), { what: 'the core key to be stored' });
+    assert.deepEqual(stored, { module: 'core', key: sandboxKey('core').key, label: 'core', organization: milano() });
+
+    const sent = (await vscode.commands.executeCommand('tenantApi.sendRequest', { method: 'GET', path: '/api/configurazioni', preview: false })) as Summary;
+    assert.equal(sent.status, 200, JSON.stringify(sent.error));
+    const api = await workbenchApi();
+    const usage = suite.sandbox.usage('org-rossi');
+    await waitFor(() => (api.statusBar().organization === milano() && api.statusBar().text.includes(`${formatCount(usage.used)}/`)) || undefined, {
+      what: `the status bar to show ${milano()}, saw ${JSON.stringify(api.statusBar())}`,
+    });
+  });
+
+  it('the next key: the organization of the first is offered first, by name; picked, both keys count against one organization', async () => {
+    await setLicenceKeyFromPalette('efat');
+    await typeKeyAndKeepLabel(sandboxKey('efat').key);
+    const rows = await organizationRows();
+    await driver.screenshot('licence-holder-next-key');
+    const text = rows.join('\n');
+    assert.equal(text.split(milano()).length - 1, 1, `${milano()} is not offered exactly once: ${text}`);
+    assert.ok(text.indexOf(milano()) < text.indexOf(tenant('RC-TO').descrizioneAmbienteDati), `the first key's organization is not first: ${text}`);
+    assert.match(text, /keys: core/);
+    await driver.press('Enter'); // the first choice
+    await waitFor(async () => ((await (await keys()).get('efat'))?.organization === milano()) || undefined, { what: 'the efat key with the same organization' });
+
+    const sent = (await vscode.commands.executeCommand('tenantApi.sendRequest', {
+      method: 'GET',
+      path: '/efat/api/v1/ditte',
+      tenantId: tenant('RC-TO').id,
+      query: { dimensionePagina: 1 },
+      preview: false,
+    })) as Summary;
+    assert.equal(sent.status, 200, JSON.stringify(sent.error));
+    const api = await workbenchApi();
+    const usage = suite.sandbox.usage('org-rossi');
+    const expected = `$(pulse) ${formatCount(usage.used)}/${formatCount(usage.limit)}`;
+    await waitFor(() => (api.statusBar().organization === milano() && api.statusBar().text === expected) || undefined, {
+      what: `the status bar to show ${expected} for ${milano()}, saw ${JSON.stringify(api.statusBar())}`,
+    });
+    // One organization in the usage list, not one per key.
+    const listing = Promise.resolve(vscode.commands.executeCommand('tenantApi.showQuota'));
+    await driver.waitFor(ROW, { timeoutMs: 10_000 });
+    const usageRows = await driver.count(ROW);
+    const shown = await driver.text(LIST);
+    await driver.press('Escape');
+    await listing;
+    assert.equal(usageRows, 1, shown);
+    assert.match(shown, new RegExp(milano()));
+  });
+
+  it('Other… is the last resort: the key itself is refused as a name, and a name spelled like a known one is that one', async () => {
+    await setLicenceKeyFromPalette('core');
+    await typeKeyAndKeepLabel(sandboxKey('core').key);
+    await organizationRows();
+    await driver.click(`${ROW}:has-text("Other…")`, { timeoutMs: 10_000 });
+    await step('Name of the organization that holds this licence');
+    await driver.type(sandboxKey('core').key);
+    await driver.waitFor(`${WIDGET} .quick-input-message:has-text("licence key itself")`, { timeoutMs: 10_000 });
+    await driver.press('Control+a');
+    await driver.type(milano().toUpperCase().replace(/ - /g, ' '));
+    await driver.waitFor(`${WIDGET} .quick-input-message:has-text("The same as")`, { timeoutMs: 10_000 });
+    await driver.screenshot('licence-holder-other');
+    await driver.press('Enter');
+    await waitFor(async () => ((await (await keys()).get('core'))?.organization === milano()) || undefined, {
+      what: `the core key stored with the known spelling ${milano()}`,
+    });
+  });
+
+  it('signed out with no key stored: no box to type a name in first, but Sign In to choose from the tenants, and Other…', async () => {
+    await signOutEveryone();
+    for (const module of suite.sandbox.modules) await (await keys()).clear(module.id);
+    const running = Promise.resolve(vscode.commands.executeCommand('tenantApi.setLicenceKey', { module: 'core', key: sandboxKey('core').key, label: 'core' }));
+    const rows = await organizationRows();
+    await driver.press('Escape');
+    assert.equal(await running, false, 'Escape stores nothing');
+    const text = rows.join('\n');
+    assert.match(text, /Sign In to choose from your tenants/);
+    assert.match(rows.at(-1) ?? '', /^Other…/, text);
+    for (const record of suite.sandbox.tenants) assert.ok(!text.includes(record.descrizioneAmbienteDati), text);
+    assert.equal(await (await keys()).get('core'), undefined);
+  });
+});
