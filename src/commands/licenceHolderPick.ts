@@ -34,7 +34,7 @@ export async function pickLicenceHolder(deps: HolderPickDeps, module: string, ke
     });
     if (!picked) return undefined;
     if (picked.choice) return picked.choice.organization;
-    if (picked.action === 'other') return typeOrganization(keys.map((info) => info.organization), key);
+    if (picked.action === 'other') return typeOrganization(choices, key);
     // After signing in (or not), the same question again, now with the tenants when there are some.
     await vscode.commands.executeCommand('tenantApi.signIn');
   }
@@ -63,8 +63,12 @@ function holderItems(choices: HolderChoice[], signedIn: boolean): Item[] {
   return items;
 }
 
-/** The last resort: a typed name, taken as a known organization when it is only spelled differently. */
-async function typeOrganization(known: readonly string[], key: string): Promise<string | undefined> {
+/**
+ * The last resort: a typed name. One spelled like a name offered is that one (the organizations of the
+ * keys first), so a slip of the keyboard never makes a second quota.
+ */
+async function typeOrganization(choices: readonly HolderChoice[], key: string): Promise<string | undefined> {
+  const names = choices.map((choice) => choice.organization);
   const typed = await vscode.window.showInputBox({
     title: vscode.l10n.t('Name of the organization that holds this licence'),
     prompt: vscode.l10n.t('As your licence shows it. Keys with the same organization share its weekly quota.'),
@@ -72,14 +76,14 @@ async function typeOrganization(known: readonly string[], key: string): Promise<
     validateInput: (value) => {
       const problem = checkLabel(value, 'organization') ?? checkNotTheKey(value, key);
       if (problem) return problem;
-      const same = known.find((name) => sameOrganizationName(name, value));
-      return {
-        message: same
-          ? vscode.l10n.t('The same as "{0}": the key shares its quota.', same)
-          : vscode.l10n.t('A new organization: its usage is counted on its own.'),
-        severity: vscode.InputBoxValidationSeverity.Info,
-      };
+      const same = choices.find((choice) => sameOrganizationName(choice.organization, value));
+      const message = !same
+        ? vscode.l10n.t('A new organization: its usage is counted on its own.')
+        : same.kind === 'known'
+          ? vscode.l10n.t('The same as "{0}": the key shares its quota.', same.organization)
+          : vscode.l10n.t('Taken as your tenant "{0}".', same.organization);
+      return { message, severity: vscode.InputBoxValidationSeverity.Info };
     },
   });
-  return typed === undefined ? undefined : canonicalOrganization(typed, known);
+  return typed === undefined ? undefined : canonicalOrganization(typed, names);
 }
