@@ -23,10 +23,15 @@ type Item = vscode.QuickPickItem & { choice?: HolderChoice; action?: 'other' | '
  */
 export async function pickLicenceHolder(deps: HolderPickDeps, module: string, key: string): Promise<string | undefined> {
   for (;;) {
-    const keys = await deps.keys().catch(() => [] as LicenceKeyInfo[]);
-    const tenants = deps.signedIn() ? await deps.tenants().catch(() => [] as TenantRecord[]) : [];
-    const choices = holderChoices({ keys, module, tenants, organizationOf: deps.organizationOf, activeTenantId: deps.activeTenantId() });
-    const picked = await vscode.window.showQuickPick(holderItems(choices, deps.signedIn()), {
+    let choices: HolderChoice[] = [];
+    // The picker opens at once (busy) while the tenants are listed, when they are not yet.
+    const items = (async () => {
+      const keys = await deps.keys().catch(() => [] as LicenceKeyInfo[]);
+      const tenants = deps.signedIn() ? await deps.tenants().catch(() => [] as TenantRecord[]) : [];
+      choices = holderChoices({ keys, module, tenants, organizationOf: deps.organizationOf, activeTenantId: deps.activeTenantId() });
+      return holderItems(choices, deps.signedIn());
+    })();
+    const picked = await vscode.window.showQuickPick(items, {
       title: vscode.l10n.t('Which organization holds this licence?'),
       placeHolder: vscode.l10n.t('Keys of the same organization share its weekly quota.'),
       ignoreFocusOut: true,

@@ -148,6 +148,24 @@ describe('Set Licence Key from the palette: the key, a label, and the organizati
     assert.equal(stored.organization, milano(), 'stored with the known spelling');
   });
 
+  it('the question opens at once while the tenants are still being listed, and offers them once they are', async () => {
+    suite.sandbox.injectFault({ kind: 'slow', delayMs: 4000, pathPrefix: '/v10/user-tenants', count: 1 });
+    await vscode.commands.executeCommand('tenantApi.refreshTenants');
+    const started = performance.now();
+    const running = Promise.resolve(vscode.commands.executeCommand('tenantApi.setLicenceKey', { module: 'efat', key: sandboxKey('efat').key, label: 'efat' }));
+    try {
+      await step('Which organization holds this licence?');
+      const openedMs = performance.now() - started;
+      assert.ok(openedMs < 2500, `the question waited ${Math.round(openedMs)} ms for the tenant listing`);
+      await driver.waitFor(`${ROW}:has-text("${tenant('BA-PR').descrizioneAmbienteDati}")`, { timeoutMs: 15_000 });
+      assert.ok(performance.now() - started >= 3500, 'the tenants came before the slow listing ended: the fault did not apply');
+    } finally {
+      await driver.press('Escape');
+      suite.sandbox.clearFaults();
+    }
+    assert.equal(await running, false);
+  });
+
   it('signed out with no key stored: no box to type a name in first, but Sign In to choose from the tenants, and Other…', async () => {
     await signOutEveryone();
     for (const module of suite.sandbox.modules) await (await keys()).clear(module.id);
