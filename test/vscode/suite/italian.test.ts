@@ -62,4 +62,17 @@ const inItalian = vscode.env.language.startsWith('it');
     await vscode.commands.executeCommand('tenantApi.signOut');
     await waitFor(async () => (await driver.notifications()).includes(expected), { timeoutMs: 10_000, what: `"${expected}"` });
   });
+
+  it('Set Licence Key asks whose licence it is in Italian, with Altro… last', async () => {
+    const running = Promise.resolve(vscode.commands.executeCommand('tenantApi.setLicenceKey', { module: 'core', key: 'ITALIANTEST1234', label: 'core' }));
+    const title = bundle['Which organization holds this licence?'];
+    await driver.waitFor(`.quick-input-widget .quick-input-title:has-text("${title}")`, { timeoutMs: 10_000 });
+    await driver.waitFor('.quick-input-widget .quick-input-list .monaco-list-row', { timeoutMs: 10_000 });
+    const rows = (await driver.text('.quick-input-widget .quick-input-list')).split('\n').map((line) => line.trim()).filter(Boolean);
+    await driver.screenshot('italian-licence-holder');
+    await driver.press('Escape');
+    assert.equal(await running, false);
+    assert.ok(rows.includes(bundle['Sign In to choose from your tenants']), rows.join(' | '));
+    assert.match(rows.at(-1) ?? '', new RegExp(`^${bundle['Other…']}`), rows.join(' | '));
+  });
 });
