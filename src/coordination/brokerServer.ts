@@ -21,9 +21,12 @@ export const newNonce = () => randomBytes(16).toString('hex');
 export interface BrokerServerHooks {
   /** What a joining window gets: the pause in force and the quota of every organization. */
   welcome(): { pausedForMs: number; quota: QuotaState[] };
-  /** A window reported a quota change (already relayed to the other windows). */
-  quota(state: QuotaState): void;
+  /** A window reported a quota change or a refreshed session (already relayed to the other windows). */
+  relayed(message: RelayedMessage): void;
 }
+
+/** What a window tells every other window through the broker. */
+export type RelayedMessage = Extract<ClientMessage, { t: 'quota' } | { t: 'session' }>;
 
 interface Connection {
   channel: LineChannel;
@@ -107,8 +110,13 @@ export class BrokerServer {
         this.broker().pause(message.ms);
         return true;
       case 'quota':
+      case 'session':
+        // Relayed in the order received, before any later `synced` to anyone (see SharedRateLedger.sync).
         for (const other of this.joined.values()) if (other !== connection) other.channel.send(message);
-        this.hooks.quota(message.state);
+        this.hooks.relayed(message);
+        return true;
+      case 'sync':
+        connection.channel.send({ t: 'synced', n: message.n });
         return true;
       default:
         return false;

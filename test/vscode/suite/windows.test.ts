@@ -1,8 +1,9 @@
 // Two windows of the browser editor (two pages: two extension hosts) acting as one client (issue 12):
 // bursts sent from both at the same moment stay within the platform's limits at the sandbox, and both
-// status bars show the same usage. The second window is driven through the browser only: a keybinding
-// (written to the user's keybindings.json, shared by both windows) runs Send Request there, pressed
-// several times in a row for a burst.
+// status bars show the same usage; both refreshing the one session at once leave the user signed in.
+// The second window is driven through the browser only: keybindings (written to the user's
+// keybindings.json, shared by both windows) run Send Request there, pressed several times for a burst.
+// The second test uses the window the first one opened.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -14,6 +15,8 @@ import { formatCount, resetSettings, setLicenceKeys, signInAs, signOutEveryone, 
 const QUOTA_ITEM = '[id="tenant-api.tenant-api-workbench.tenantApi.quota"]';
 const BURST_KEY = 'ctrl+alt+shift+f9';
 const BURST = 6;
+/** Sends the second window's marked call (dimensionePagina=2), to tell its calls from the first window's. */
+const MARKED_KEY = 'ctrl+alt+shift+f8';
 /** A burst: the key pressed BURST times in a row; each press starts a call without waiting for the last. */
 async function burst(page: number): Promise<void> {
   for (let i = 0; i < BURST; i++) await driver.press('Control+Alt+Shift+F9', { page });
@@ -35,6 +38,7 @@ describe('two windows, one client', function () {
   this.timeout(180_000);
   let sandbox: Sandbox;
   let keybindings: string | undefined;
+  let second: number | undefined;
 
   before(async function () {
     if (!driver.available() || !process.env.TENANT_API_TEST_REPO) this.skip();
@@ -50,6 +54,7 @@ describe('two windows, one client', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await signOutEveryone();
     await resetSettings();
+    await vscode.workspace.getConfiguration('tenantApi').update('refreshSkewSeconds', undefined, vscode.ConfigurationTarget.Global);
     await sandbox?.close();
   });
 
@@ -60,7 +65,10 @@ describe('two windows, one client', function () {
     keybindings = path.join(userFolder(), 'keybindings.json');
     fs.writeFileSync(
       keybindings,
-      JSON.stringify([{ key: BURST_KEY, command: 'tenantApi.sendRequest', args: call }]),
+      JSON.stringify([
+        { key: BURST_KEY, command: 'tenantApi.sendRequest', args: call },
+        { key: MARKED_KEY, command: 'tenantApi.sendRequest', args: { ...call, query: { dimensionePagina: 2 } } },
+      ]),
     );
 
     // The second window: its extension host starts, and a first burst there activates the extension.
@@ -68,13 +76,13 @@ describe('two windows, one client', function () {
     const url = new URL((await driver.info()).workbenchUrl);
     const payload = (JSON.parse(url.searchParams.get('payload') ?? '[]') as Array<[string, string]>).filter(([name]) => name !== 'extensionTestsPath');
     url.searchParams.set('payload', JSON.stringify(payload));
-    const second = await driver.open(url.toString(), { timeoutMs: 60_000 });
+    second = await driver.open(url.toString(), { timeoutMs: 60_000 });
     await driver.waitFor('.monaco-workbench', { page: second, timeoutMs: 60_000 });
     const ok = () => sandbox.requests.filter((request) => request.status === 200 && request.path === call.path).length;
     const before = ok();
     await waitFor(
       async () => {
-        await burst(second);
+        await burst(second!);
         return (await waitFor(() => (ok() > before ? true : undefined), { timeoutMs: 15_000, what: 'a call from the second window' }).catch(() => undefined));
       },
       { timeoutMs: 90_000, what: 'the second window sending (its keybinding loaded, its extension active)' },
@@ -86,7 +94,7 @@ describe('two windows, one client', function () {
     // Both at once.
     const start = sandbox.requests.length;
     // This window sends its burst directly (as its keybinding would); the second one through its page.
-    await Promise.all([burst(second), ...Array.from({ length: BURST }, () => vscode.commands.executeCommand('tenantApi.sendRequest', call))]);
+    await Promise.all([burst(second!), ...Array.from({ length: BURST }, () => vscode.commands.executeCommand('tenantApi.sendRequest', call))]);
     await waitFor(() => (sandbox.requests.length - start >= 2 * BURST && sandbox.requests.slice(start).every((r) => r.status !== 0) ? true : undefined), {
       timeoutMs: 60_000,
       what: `${2 * BURST} calls from the two windows`,
@@ -103,11 +111,62 @@ describe('two windows, one client', function () {
     const shown = async (page: 'workbench' | number) => driver.text(QUOTA_ITEM, { page }).catch(() => '');
     const texts = await waitFor(
       async () => {
-        const both = [await shown('workbench'), await shown(second)];
+        const both = [await shown('workbench'), await shown(second!)];
         return both.every((text) => text.includes(expected)) ? both : undefined;
       },
       { timeoutMs: 30_000, what: `both status bars showing ${expected}` },
     );
     assert.equal(texts[0], texts[1]);
+  });
+
+  it('both windows refreshing the one session at once: every refresh token used once, the user stays signed in in both', async () => {
+    assert.ok(second !== undefined, 'runs after the first test, in the window it opened');
+    const torino = sandbox.tenants.find((candidate) => candidate.codiceAmbienteDati === 'RC-TO')!;
+    const marked = (request: { url: string }) => new URL(request.url, sandbox.baseUrl).searchParams.get('dimensionePagina') === '2';
+    const call = { method: 'GET', path: '/efat/api/v1/ditte', query: { dimensionePagina: 1 }, tenantId: torino.id, preview: false };
+    const start = sandbox.requests.length;
+    const refreshesBefore = sandbox.refreshes.length;
+    // Tokens live 300 s: with a skew of 299 s every window finds its token due for a refresh at once,
+    // and again a second after each refresh. Both windows read the user setting.
+    await vscode.workspace.getConfiguration('tenantApi').update('refreshSkewSeconds', 299, vscode.ConfigurationTarget.Global);
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+
+    for (let round = 1; round <= 3; round++) {
+      const from = sandbox.requests.length;
+      await Promise.all([
+        (async () => {
+          for (let i = 0; i < 3; i++) await driver.press('Control+Alt+Shift+F8', { page: second! });
+        })(),
+        ...Array.from({ length: 3 }, () => vscode.commands.executeCommand('tenantApi.sendRequest', call)),
+      ]);
+      const calls = await waitFor(
+        () => {
+          const seen = sandbox.requests.slice(from).filter((request) => request.status !== 0);
+          return seen.filter(marked).length >= 3 && seen.filter((request) => !marked(request)).length >= 3 ? seen : undefined;
+        },
+        { timeoutMs: 60_000, what: `round ${round}: 3 calls from each window` },
+      ).catch((error) => {
+        throw new Error(`${String(error)}; the sandbox saw ${sandbox.requests.slice(from).map((r) => `${r.status} ${marked(r) ? 'second' : 'first'}`).join(', ')}; refreshes ${JSON.stringify(sandbox.refreshes.slice(refreshesBefore))}`);
+      });
+      assert.deepEqual(
+        calls.map((request) => `${marked(request) ? 'second' : 'first'} ${request.status}`).filter((text) => !text.endsWith(' 200')),
+        [],
+        `round ${round}: a call was not answered 200; refreshes ${JSON.stringify(sandbox.refreshes.slice(refreshesBefore))}`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1500)); // the tokens are due again
+    }
+    const refreshes = sandbox.refreshes.slice(refreshesBefore);
+    assert.ok(refreshes.length >= 3, `the windows refreshed (${refreshes.length} refreshes)`);
+    assert.deepEqual(refreshes.filter((refresh) => !refresh.ok), [], 'no refresh was refused: no refresh token was sent twice');
+    // Both windows used the same new tokens, not one each: their last calls carried one bearer token.
+    const last = sandbox.requests.slice(start).filter((request) => request.status === 200);
+    const bearer = (request: (typeof last)[number]) => request.headers.authorization;
+    assert.ok(last.some(marked) && last.some((request) => !marked(request)));
+    assert.ok(
+      last.filter(marked).some((request) => last.some((other) => !marked(other) && bearer(other) === bearer(request))),
+      'the two windows shared an access token at least once (one window adopted the other\'s refresh)',
+    );
+    const signedIn = await vscode.authentication.getSession('tenant-api', [], { silent: true });
+    assert.ok(signedIn, 'this window is still signed in');
   });
 });
