@@ -133,20 +133,21 @@ describe('two windows, one client', function () {
 
     for (let round = 1; round <= 3; round++) {
       const from = sandbox.requests.length;
-      await Promise.all([
+      const [, ...here] = await Promise.all([
         (async () => {
           for (let i = 0; i < 3; i++) await driver.press('Control+Alt+Shift+F8', { page: second! });
         })(),
-        ...Array.from({ length: 3 }, () => vscode.commands.executeCommand('tenantApi.sendRequest', call)),
+        ...Array.from({ length: 3 }, () => vscode.commands.executeCommand<{ ok: boolean; error?: { message: string } } | undefined>('tenantApi.sendRequest', call)),
       ]);
+      const outcomes = JSON.stringify(here.map((summary) => (summary?.ok ? 'ok' : (summary?.error?.message ?? String(summary)))));
       const calls = await waitFor(
         () => {
-          const seen = sandbox.requests.slice(from).filter((request) => request.status !== 0);
+          const seen = sandbox.requests.slice(from).filter((request) => request.status !== 0 && request.path === call.path);
           return seen.filter(marked).length >= 3 && seen.filter((request) => !marked(request)).length >= 3 ? seen : undefined;
         },
         { timeoutMs: 60_000, what: `round ${round}: 3 calls from each window` },
       ).catch((error) => {
-        throw new Error(`${String(error)}; the sandbox saw ${sandbox.requests.slice(from).map((r) => `${r.status} ${marked(r) ? 'second' : 'first'}`).join(', ')}; refreshes ${JSON.stringify(sandbox.refreshes.slice(refreshesBefore))}`);
+        throw new Error(`${String(error)}; this window's calls ended ${outcomes}; the sandbox saw ${sandbox.requests.slice(from).map((r) => `${r.status} ${r.path} ${marked(r) ? 'second' : 'first'}`).join(', ')}; refreshes ${JSON.stringify(sandbox.refreshes.slice(refreshesBefore))}`);
       });
       assert.deepEqual(
         calls.map((request) => `${marked(request) ? 'second' : 'first'} ${request.status}`).filter((text) => !text.endsWith(' 200')),
