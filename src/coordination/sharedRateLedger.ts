@@ -175,7 +175,7 @@ export class SharedRateLedger implements RateLedger {
   /** Hands a session this window refreshed to every other window (see `sync`). */
   shareSession(relayed: RelayedSession): void {
     const message = { t: 'session' as const, ...relayed };
-    if (this.broker) this.broker.server.broadcast(message);
+    if (this.broker) this.broker.server.shareSession(message);
     else this.link?.send(message);
   }
 
@@ -183,8 +183,9 @@ export class SharedRateLedger implements RateLedger {
    * Resolves true once every message the broker relayed to this window before now has reached it,
    * false when there is no broker to ask (or it did not answer within SYNC_TIMEOUT_MS). The broker
    * relays each window's message to the others before it handles that window's next one, and answers
-   * a `sync` on the same connection as its relays: so after `shareSession` + `sync` in one window, a
-   * `sync` begun later in another resolves after that window has received the session.
+   * a `sync` on the same connection as its relays, after sending again the newest session of each
+   * account it relayed (for a window that joined after the relay): so after `shareSession` + `sync` in
+   * one window, a `sync` begun later in another resolves after that window has received the session.
    */
   sync(): Promise<boolean> {
     if (this.broker) return Promise.resolve(true);
@@ -291,7 +292,8 @@ export class SharedRateLedger implements RateLedger {
       () => core,
       {
         welcome: () => ({ pausedForMs: Math.max(0, (core.pausedUntil ?? 0) - clock.monotonic()), quota: this.options.quotaStates() }),
-        relayed: (message) => (message.t === 'quota' ? this.quotaChanges.fire(message.state) : this.sessionChanges.fire(message)),
+        relayed: (message) =>
+          message.t === 'quota' ? this.quotaChanges.fire(message.state) : this.sessionChanges.fire({ store: message.store, session: message.session }),
       },
       logger,
     );
@@ -320,8 +322,9 @@ export class SharedRateLedger implements RateLedger {
       case 'pause':
         return core.pause(message.ms);
       case 'quota':
-      case 'session':
         return this.broker?.server.broadcast(message);
+      case 'session':
+        return this.broker?.server.shareSession(message);
       case 'sync':
         return; // the broker's own relays reach this window at once
     }
