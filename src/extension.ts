@@ -15,7 +15,7 @@ import { delegateTo } from './common/delegate';
 import { KeyedPool } from './common/keyedPool';
 import { useTranslator } from './common/l10n';
 import { redactingLogger } from './common/redact';
-import { windowCoordination, type CrossWindowLock } from './coordination';
+import { windowCoordination, type WindowCoordination } from './coordination';
 import { watchApiSettings } from './settings/apiSettings';
 import { EnvironmentState } from './settings/activeEnvironment';
 import { EnvironmentScopes } from './settings/environmentContext';
@@ -55,7 +55,7 @@ export async function activate(context: vscode.ExtensionContext) {
 
   const views = { tenantsView: new SwitchableTreeView<TreeNode>(TENANTS_VIEW_ID, { showCollapseAll: true }), responses: new ResponseDocuments() };
   context.subscriptions.push(views.tenantsView, views.responses);
-  const shared: SharedParts = { log, schedulers, quotas, views, refreshLock: windows.refreshLock };
+  const shared: SharedParts = { log, schedulers, quotas, views, windows };
 
   const build = (scoped: vscode.ExtensionContext, environment: () => Environment) => buildEnvironment(scoped, environment, shared);
   const scopes = new EnvironmentScopes(context, environments, build, logger, (previous, next) => !sameApplication(previous, next));
@@ -100,14 +100,19 @@ interface SharedParts {
   schedulers: KeyedPool<ApplicationScheduler>;
   quotas: KeyedPool<QuotaTracker>;
   views: NonNullable<ViewsDeps['shared']>;
-  refreshLock: CrossWindowLock;
+  windows: WindowCoordination;
 }
 
 /** The active environment's parts (sign-in, client, tenants, commands, views), in its own extension context. */
-function buildEnvironment(scoped: vscode.ExtensionContext, environment: () => Environment, { log, schedulers, quotas, views: shared, refreshLock }: SharedParts) {
+function buildEnvironment(scoped: vscode.ExtensionContext, environment: () => Environment, { log, schedulers, quotas, views: shared, windows }: SharedParts) {
   const settings = () => environment().settings;
   const named = () => (environment().isDefault ? {} : { name: environment().name });
-  const auth = registerAuthentication(scoped, { log, refreshLock, environment: () => ({ ...settings(), ...named() }) });
+  const auth = registerAuthentication(scoped, {
+    log,
+    refreshLock: windows.refreshLock,
+    peers: windows.sessionPeers(settings, environment().id),
+    environment: () => ({ ...settings(), ...named() }),
+  });
   const apiSettings = watchApiSettings(scoped, settings);
   const api = createTenantApi({
     secrets: scoped.secrets,

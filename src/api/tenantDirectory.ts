@@ -20,15 +20,16 @@ export type TenantDirectoryChange =
 export interface TenantDirectoryDeps {
   /** GET /v10/user-tenants with the active account's token (ApiClient.listTenants). */
   listTenants(): Promise<TenantRecord[]>;
-  /** The account whose token the listing uses; its sign-in and sign-out drop the listings. */
-  sessions: Pick<SessionState, 'activeAccount' | 'onDidChangeSessions'>;
+  /** The account whose token the listing uses; a sign-in, sign-out or switch drops the listings (a token refresh does not). */
+  sessions: Pick<SessionState, 'activeAccount' | 'onDidChangeSessions' | 'getAccounts'>;
   logger?: Logger;
 }
 
 /**
  * The one cache of each account's tenants, which the Tenants view, Send Request, the request runner
  * and the status bar all read. An account's tenants are listed once, when first asked for, and
- * kept until sign-in, sign-out or refresh. It also remembers which organization each tenant's calls
+ * kept until sign-in, sign-out, a switch of account or refresh() (not when a token is refreshed:
+ * that changes no one's tenants, and calls in flight at that moment must still find theirs). It also remembers which organization each tenant's calls
  * were counted against (learned from responses: no listing says it), which survives a refresh.
  */
 export class TenantDirectory {
@@ -42,10 +43,24 @@ export class TenantDirectory {
   private generation = 0;
   private readonly logger: Logger;
   private readonly subscription: { dispose(): void };
+  /** Who is signed in and which account is active, as last seen: a change of it drops the listings. */
+  private accounts: Promise<string>;
 
   constructor(private readonly deps: TenantDirectoryDeps) {
     this.logger = deps.logger ?? silentLogger;
-    this.subscription = deps.sessions.onDidChangeSessions(() => this.refresh());
+    this.accounts = this.signedIn();
+    this.subscription = deps.sessions.onDidChangeSessions(() => void this.sessionsChanged());
+  }
+
+  private async signedIn(): Promise<string> {
+    const ids = (await this.deps.sessions.getAccounts().catch(() => [])).map((account) => account.id).sort();
+    return JSON.stringify([this.deps.sessions.activeAccount()?.id ?? null, ...ids]);
+  }
+
+  private async sessionsChanged(): Promise<void> {
+    const previous = this.accounts;
+    const next = (this.accounts = this.signedIn());
+    if ((await previous) !== (await next)) this.refresh();
   }
 
   /** What is known of an account's tenants; undefined until it is first listed. */
@@ -82,10 +97,13 @@ export class TenantDirectory {
     if (!accountId) return [];
     const known = this.listings.get(accountId);
     if (known?.kind === 'loaded') return known.tenants;
-    await this.load(accountId);
-    const after = this.listings.get(accountId);
-    if (after?.kind === 'loaded') return after.tenants;
-    if (after?.kind === 'error') throw new Error(after.message);
+    // A refresh() while the listing ran drops it: list once more rather than answer "no tenants".
+    for (let attempt = 0; attempt < 2; attempt++) {
+      await this.load(accountId);
+      const after = this.listings.get(accountId);
+      if (after?.kind === 'loaded') return after.tenants;
+      if (after?.kind === 'error') throw new Error(after.message);
+    }
     return [];
   }
 

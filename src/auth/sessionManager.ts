@@ -2,7 +2,7 @@ import type { Clock } from '../common/clock';
 import { Emitter, type Disposable, type Event } from '../common/event';
 import * as l10n from '../common/l10n';
 import type { Logger } from '../common/logger';
-import { forgetSecret } from '../common/redact';
+import { forgetSecret, registerSecret } from '../common/redact';
 import { SignInRequiredError, TokenRefreshError } from './errors';
 import { OAuthError } from './oauthErrors';
 import { SessionStore, type StoredSession } from './sessionStore';
@@ -38,6 +38,21 @@ export interface SessionManagerOptions {
    * session is taken as ended (a window without the lock may have used the refresh token first). Default 2000.
    */
   raceGraceMs?: number;
+  /**
+   * The other windows of the editor (src/coordination): a refresh done here is handed to them, and
+   * theirs are adopted here, for editors whose windows do not see each other's secret storage writes
+   * (the browser editor). Memory only: what arrives is stored in this window's SecretStorage.
+   */
+  peers?: SessionPeers;
+}
+
+/** The other windows, for sessions refreshed in one and needed in all. */
+export interface SessionPeers {
+  /** Hands a session refreshed here to the other windows; resolves once the broker relayed it (or at once, alone). */
+  publish(session: StoredSession): Promise<void>;
+  /** Resolves once the sessions the other windows published before now have reached onSession. */
+  sync(): Promise<void>;
+  readonly onSession: Event<StoredSession>;
 }
 
 const trimSlash = (value: string) => value.replace(/\/+$/, '');
@@ -82,18 +97,19 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
   private activeId?: string;
   private readonly changes = new Emitter<SessionChange>();
   private readonly simpleChanges = new Emitter<void>();
-  private readonly subscription: Disposable;
+  private readonly subscriptions: Disposable[];
 
   /** Detailed changes, for vscode.AuthenticationProvider.onDidChangeSessions. */
   readonly onDidChange: Event<SessionChange> = this.changes.event;
   readonly onDidChangeSessions: Event<void> = this.simpleChanges.event;
 
   constructor(private readonly options: SessionManagerOptions) {
-    this.subscription = options.store.onDidChange(({ key }) => void this.onStoreChange(key));
+    this.subscriptions = [options.store.onDidChange(({ key }) => void this.onStoreChange(key))];
+    if (options.peers) this.subscriptions.push(options.peers.onSession((session) => this.adoptFromPeer(session)));
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    for (const subscription of this.subscriptions) subscription.dispose();
     this.changes.dispose();
     this.simpleChanges.dispose();
   }
@@ -198,23 +214,12 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
   }
 
   private async refresh(id: string, force: boolean): Promise<StoredSession> {
-    let current = this.sessions.get(id);
-    if (!current) throw new SignInRequiredError();
+    const before = this.sessions.get(id);
+    if (!before) throw new SignInRequiredError();
     // Tokens another window stored while we waited for the lock may have reached us already.
-    if (!force && !this.needsRefresh(current)) return current;
-
-    // Another window may have refreshed (or signed out) already: use its result instead of spending our refresh token.
-    const stored = await this.readStored(id);
-    if (stored === null) {
-      this.forget(id);
-      throw new SignInRequiredError();
-    }
-    if (stored && stored.refreshToken !== current.refreshToken && stored.updatedAt >= current.updatedAt) {
-      this.logger.info(`Using the tokens another window refreshed for ${id}.`);
-      this.adopt(stored);
-      current = stored;
-      if (force || !this.needsRefresh(current)) return current;
-    }
+    if (!force && !this.needsRefresh(before)) return before;
+    const current = await this.latestFromOtherWindows(id, before);
+    if (current !== before && (force || !this.needsRefresh(current))) return current;
 
     if (!current.refreshToken) {
       if (!force && current.expiresAt > this.options.clock.now()) return current;
@@ -274,7 +279,65 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
     this.logger.info(`Refreshed the access token of ${id}; it expires at ${new Date(next.expiresAt).toISOString()}.`);
     this.changes.fire({ added: [], removed: [], changed: [next] });
     this.simpleChanges.fire();
+    // Before the lock is released: the next window to take it finds these tokens (see SharedRateLedger.sync).
+    await this.options.peers?.publish(next).catch((error: unknown) => this.logger.warn(`Could not hand the refreshed tokens to the other windows: ${String(error)}`));
     return next;
+  }
+
+  /**
+   * What the other windows did with this session before we spend its refresh token: the tokens they
+   * handed on (the window that refreshed just before us released the lock after handing them on), or
+   * stored; `current` when neither; SignInRequiredError when another window signed out.
+   */
+  private async latestFromOtherWindows(id: string, current: StoredSession): Promise<StoredSession> {
+    const synced = await this.syncWithPeers(id, current);
+    if (synced !== current) return synced;
+    const stored = await this.readStored(id);
+    if (stored === null) {
+      this.forget(id);
+      throw new SignInRequiredError();
+    }
+    if (stored && stored.refreshToken !== current.refreshToken && stored.updatedAt >= current.updatedAt) {
+      this.logger.info(`Using the tokens another window refreshed for ${id}.`);
+      this.adopt(stored);
+      return stored;
+    }
+    return current;
+  }
+
+  /** The session once the other windows' published sessions reached this one: `current`, or the newer one adopted. */
+  private async syncWithPeers(id: string, current: StoredSession): Promise<StoredSession> {
+    if (!this.options.peers) return current;
+    await this.options.peers.sync().catch((error: unknown) => this.logger.warn(`Could not reach the other windows before a refresh: ${String(error)}`));
+    const latest = this.sessions.get(id);
+    if (!latest) throw new SignInRequiredError();
+    return latest.refreshToken !== current.refreshToken ? latest : current;
+  }
+
+  /**
+   * A session another window refreshed: newer tokens of an account signed in here are adopted and
+   * stored in this window's secret storage (which, in the browser editor, another window's write does
+   * not reach). Sessions of accounts not signed in here, or older than ours, are ignored.
+   */
+  private adoptFromPeer(session: StoredSession): void {
+    const id = session.account.id;
+    const known = this.sessions.get(id);
+    if (!known || trimSlash(known.authUrl) !== trimSlash(session.authUrl) || known.clientId !== session.clientId) return;
+    if (session.updatedAt <= known.updatedAt || (session.accessToken === known.accessToken && session.refreshToken === known.refreshToken)) return;
+    for (const secret of [session.accessToken, session.refreshToken, session.idToken]) registerSecret(secret);
+    this.logger.info(`Session of ${id} was refreshed in another window; using its tokens.`);
+    this.adopt(session);
+    void this.storeAdopted(session);
+  }
+
+  private async storeAdopted(session: StoredSession): Promise<void> {
+    const stored = await this.readStored(session.account.id);
+    if (stored === null || (stored && stored.updatedAt >= session.updatedAt)) return; // signed out, or already there
+    try {
+      await this.options.store.write(session);
+    } catch (error) {
+      this.logger.warn(`Could not store the tokens another window refreshed (kept in memory): ${String(error)}`);
+    }
   }
 
   /**
@@ -284,19 +347,29 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
   private async storedAfterRace(id: string, spent: string | undefined): Promise<StoredSession | null | undefined> {
     const first = await this.readStored(id);
     if (first === null || (first && first.refreshToken !== spent)) return first;
+    const relayed = this.sessions.get(id);
+    if (relayed && relayed.refreshToken !== spent) return relayed;
     const { clock, store } = this.options;
     await new Promise<void>((resolve) => {
+      const watching: Disposable[] = [];
       const done = () => {
         clock.clearTimeout(timer);
-        subscription.dispose();
+        for (const subscription of watching) subscription.dispose();
         resolve();
       };
       const timer = clock.setTimeout(done, this.options.raceGraceMs ?? 2000);
-      const subscription = store.onDidChange(({ key }) => {
-        const change = SessionStore.classify(key);
-        if (change?.kind === 'session' && change.id === id) done();
-      });
+      watching.push(
+        store.onDidChange(({ key }) => {
+          const change = SessionStore.classify(key);
+          if (change?.kind === 'session' && change.id === id) done();
+        }),
+      );
+      // A session relayed by the window that won: adoptFromPeer (subscribed first) has taken it when this runs.
+      const fromPeer = this.options.peers?.onSession((session) => session.account.id === id && done());
+      if (fromPeer) watching.push(fromPeer);
     });
+    const adopted = this.sessions.get(id);
+    if (adopted && adopted.refreshToken !== spent) return adopted;
     return this.readStored(id);
   }
 

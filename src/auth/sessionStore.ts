@@ -19,8 +19,10 @@ import type { AccountInfo } from './types';
  *   tenantApi.auth.signedOut           "1" after a sign-out until the next sign-in (not a secret; kept here
  *                                      so that every window sees it): the next sign-in shows the login form.
  *
- * SecretStorage is shared by every window of the editor; onDidChange reports each key another
- * window writes, which is how a refresh or sign-out done elsewhere reaches this window.
+ * In desktop VS Code SecretStorage is shared by every window; onDidChange reports each key another
+ * window writes, which is how a refresh or sign-out done elsewhere reaches this window. In the
+ * browser editor (code-server) a page does not see another page's writes: refreshed sessions reach
+ * it over the windows' connection instead (SessionManager's peers, src/coordination).
  */
 export const SESSIONS_INDEX_KEY = 'tenantApi.auth.sessions';
 export const SESSION_KEY_PREFIX = 'tenantApi.auth.session/';

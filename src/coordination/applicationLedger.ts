@@ -6,7 +6,7 @@ import { Emitter, type Disposable } from '../common/event';
 import type { Logger } from '../common/logger';
 import type { QuotaState } from './protocol';
 import { applicationKey, openRuntimeDir, type RuntimeDir } from './runtimeDir';
-import { SharedRateLedger } from './sharedRateLedger';
+import { SharedRateLedger, type RelayedSession } from './sharedRateLedger';
 
 export interface ApplicationLedgerOptions {
   clock: Clock;
@@ -19,6 +19,8 @@ export interface ApplicationLedgerOptions {
   application: () => { authUrl: string; clientId: string };
   /** The user-only directory; default: openRuntimeDir(). */
   runtimeDir?: () => Promise<RuntimeDir>;
+  /** Called once with this ledger; what it returns is disposed with it (the window's list of ledgers). */
+  register?: (ledger: ApplicationLedger) => Disposable;
 }
 
 /** How long joining the other windows may take before this window goes on alone. */
@@ -37,6 +39,9 @@ export class ApplicationLedger implements RateLedger, Disposable {
   private shared: SharedRateLedger | undefined;
   private readonly changes = new Emitter<void>();
   readonly onDidChange = this.changes.event;
+  private readonly sessions = new Emitter<RelayedSession>();
+  /** Sessions other windows of this application refreshed. */
+  readonly onSession = this.sessions.event;
   private readonly subscriptions: Disposable[] = [];
   private applyingRemote = false;
   private disposed = false;
@@ -60,6 +65,7 @@ export class ApplicationLedger implements RateLedger, Disposable {
       roundTripFloor: (origin) => local.roundTripFloor(origin),
       logTimes: () => local.logTimes(),
     };
+    if (options.register) this.subscriptions.push(options.register(this));
     this.subscriptions.push(
       this.local.onDidChange(() => this.changes.fire()),
       options.quota.onDidChange(({ organization }) => {
@@ -93,6 +99,20 @@ export class ApplicationLedger implements RateLedger, Disposable {
     return (this.shared ?? this.local).logTimes();
   }
 
+  /** Hands a session this window refreshed to the other windows; resolves once the broker relayed it. */
+  async shareSession(relayed: RelayedSession): Promise<void> {
+    await this.ready();
+    if (!this.shared) return;
+    this.shared.shareSession(relayed);
+    await this.shared.sync();
+  }
+
+  /** Resolves once the sessions the other windows relayed before now have reached this window (see SharedRateLedger.sync). */
+  async syncSessions(): Promise<void> {
+    await this.ready();
+    await this.shared?.sync();
+  }
+
   /** Resolves once the ledger of the configured application is ready (or this window goes alone). */
   ready(): Promise<RateLedger> {
     return this.current();
@@ -105,6 +125,7 @@ export class ApplicationLedger implements RateLedger, Disposable {
     this.shared = undefined;
     this.local.dispose();
     this.changes.dispose();
+    this.sessions.dispose();
   }
 
   private current(): Promise<RateLedger> {
@@ -136,6 +157,7 @@ export class ApplicationLedger implements RateLedger, Disposable {
       shared = new SharedRateLedger({ ...this.options, dir, appKey: key, quotaStates: () => this.options.quota.states() });
       shared.onDidChange(() => this.changes.fire());
       shared.onQuota((state) => this.adoptQuota(state));
+      shared.onSession((relayed) => this.sessions.fire(relayed));
       const started = shared.start();
       let timer: ReturnType<typeof setTimeout> | undefined;
       const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timed out')), START_TIMEOUT_MS)));

@@ -21,9 +21,13 @@ export const newNonce = () => randomBytes(16).toString('hex');
 export interface BrokerServerHooks {
   /** What a joining window gets: the pause in force and the quota of every organization. */
   welcome(): { pausedForMs: number; quota: QuotaState[] };
-  /** A window reported a quota change (already relayed to the other windows). */
-  quota(state: QuotaState): void;
+  /** A window reported a quota change or a refreshed session (already relayed to the other windows). */
+  relayed(message: RelayedMessage): void;
 }
+
+/** What a window tells every other window through the broker. */
+export type RelayedMessage = Extract<ClientMessage, { t: 'quota' } | { t: 'session' }>;
+type SessionMessage = Extract<ClientMessage, { t: 'session' }>;
 
 interface Connection {
   channel: LineChannel;
@@ -37,6 +41,12 @@ interface Connection {
  */
 export class BrokerServer {
   private readonly joined = new Map<string, Connection>();
+  /**
+   * The newest session of each account and secret store relayed while this broker ran (memory only):
+   * a window that joins later (a page opened after the refresh, whose storage may show the older
+   * tokens) gets them before the answer to its `sync`.
+   */
+  private readonly sessions = new Map<string, { message: SessionMessage; from?: string }>();
 
   constructor(
     private readonly server: Server,
@@ -66,7 +76,14 @@ export class BrokerServer {
     for (const connection of this.joined.values()) connection.channel.send(message);
   }
 
+  /** A session the broker's own window refreshed: to every other window, and kept for later ones. */
+  shareSession(message: SessionMessage): void {
+    this.keep(message, undefined);
+    this.broadcast(message);
+  }
+
   close(): void {
+    this.sessions.clear();
     this.server.close();
     for (const connection of this.joined.values()) connection.channel.close();
     this.joined.clear();
@@ -106,13 +123,26 @@ export class BrokerServer {
       case 'pause':
         this.broker().pause(message.ms);
         return true;
+      case 'session':
       case 'quota':
+        if (message.t === 'session') this.keep(message, window);
+        // Relayed in the order received, before any later `synced` to anyone (see SharedRateLedger.sync).
         for (const other of this.joined.values()) if (other !== connection) other.channel.send(message);
-        this.hooks.quota(message.state);
+        this.hooks.relayed(message);
+        return true;
+      case 'sync':
+        for (const { message: session, from } of this.sessions.values()) if (from !== window) connection.channel.send(session);
+        connection.channel.send({ t: 'synced', n: message.n });
         return true;
       default:
         return false;
     }
+  }
+
+  private keep(message: SessionMessage, from: string | undefined): void {
+    const key = `${message.store}\n${message.session.account.id}`;
+    const known = this.sessions.get(key);
+    if (!known || known.message.session.updatedAt <= message.session.updatedAt) this.sessions.set(key, { message, from });
   }
 
   private closed(connection: Connection, reason: string): void {

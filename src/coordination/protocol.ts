@@ -12,6 +12,24 @@ export const MAX_LINE_BYTES = 1 << 20;
 /** An organization's quota state as every window should see it (QuotaTracker.state). */
 export type QuotaState = OrganizationQuotaState;
 
+/**
+ * A session one window refreshed, for the others to adopt (memory only: never journaled, never logged).
+ * The same shape as src/auth/sessionStore's StoredSession. The message's `store` names the secret store
+ * it belongs to (an environment's), so that a window adopts it only into the same one.
+ */
+export interface SessionRecord {
+  version: 1;
+  account: { id: string; label: string; roles: string[] };
+  accessToken: string;
+  refreshToken?: string;
+  idToken?: string;
+  expiresAt: number;
+  scopes: string[];
+  updatedAt: number;
+  authUrl: string;
+  clientId: string;
+}
+
 /** A call that ended at the window `agoMs` before the message was written. */
 export interface EndedCall {
   id: number;
@@ -25,7 +43,9 @@ export type ClientMessage =
   | { t: 'cancel'; id: number }
   | { t: 'done'; id: number; how: DoneHow; answer?: AnswerTiming }
   | { t: 'pause'; ms: number }
-  | { t: 'quota'; state: QuotaState };
+  | { t: 'quota'; state: QuotaState }
+  | { t: 'session'; store: string; session: SessionRecord }
+  | { t: 'sync'; n: number };
 
 /** Of an answered call: its origin and its round trip (send to response headers) measured at the window. */
 export interface AnswerTiming {
@@ -41,7 +61,10 @@ export type BrokerMessage =
   | { t: 'welcome'; pausedForMs: number; quota: QuotaState[] }
   | { t: 'grant'; w: string; id: number }
   | { t: 'pause'; forMs: number }
-  | { t: 'quota'; state: QuotaState };
+  | { t: 'quota'; state: QuotaState }
+  | { t: 'session'; store: string; session: SessionRecord }
+  /** Answers the window's `sync` n: every message the broker relayed to it before has been sent. */
+  | { t: 'synced'; n: number };
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
@@ -72,6 +95,30 @@ function isQuotaState(value: unknown): value is QuotaState {
   );
 }
 
+/** A token: printable ASCII without spaces (JWTs and opaque tokens), at most 16 KiB. */
+const isSecretText = (value: unknown): value is string => typeof value === 'string' && value.length > 0 && value.length <= 16_384 && /^[\x21-\x7e]+$/.test(value);
+const isEpochMs = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+
+function isSessionRecord(value: unknown): value is SessionRecord {
+  if (!isObject(value) || value.version !== 1 || !isObject(value.account)) return false;
+  const { account } = value;
+  return (
+    isText(account.id, 255) && (account.id as string).length > 0 &&
+    isText(account.label) &&
+    Array.isArray(account.roles) && account.roles.length <= 50 && account.roles.every((role) => isText(role, 100)) &&
+    isSecretText(value.accessToken) &&
+    (value.refreshToken === undefined || isSecretText(value.refreshToken)) &&
+    (value.idToken === undefined || isSecretText(value.idToken)) &&
+    isEpochMs(value.expiresAt) &&
+    isEpochMs(value.updatedAt) &&
+    Array.isArray(value.scopes) && value.scopes.length <= 50 && value.scopes.every((scope) => isText(scope, 200)) &&
+    isText(value.authUrl, 2000) &&
+    isText(value.clientId, 500)
+  );
+}
+
+const isSession = (m: Record<string, unknown>) => isText(m.store, 200) && isSessionRecord(m.session);
+
 const DONE: ReadonlySet<string> = new Set<DoneHow>(['answered', 'failed', 'released', 'unsent']);
 
 const clientShapes: Record<ClientMessage['t'], (m: Record<string, unknown>) => boolean> = {
@@ -92,6 +139,8 @@ const clientShapes: Record<ClientMessage['t'], (m: Record<string, unknown>) => b
     (m.answer === undefined || (m.how === 'answered' && isObject(m.answer) && isText(m.answer.origin, 300) && isMs(m.answer.roundTripMs))),
   pause: (m) => isMs(m.ms),
   quota: (m) => isQuotaState(m.state),
+  session: isSession,
+  sync: (m) => isId(m.n),
 };
 
 const brokerShapes: Record<BrokerMessage['t'], (m: Record<string, unknown>) => boolean> = {
@@ -100,6 +149,8 @@ const brokerShapes: Record<BrokerMessage['t'], (m: Record<string, unknown>) => b
   grant: (m) => isToken(m.w) && isId(m.id),
   pause: (m) => isMs(m.forMs),
   quota: (m) => isQuotaState(m.state),
+  session: isSession,
+  synced: (m) => isId(m.n),
 };
 
 function parseWith<T>(line: string, shapes: Record<string, (m: Record<string, unknown>) => boolean>): T | undefined {

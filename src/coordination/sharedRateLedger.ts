@@ -11,7 +11,7 @@ import { BrokerServer } from './brokerServer';
 import { electBroker } from './election';
 import { Journal } from './journal';
 import { JOIN_GRACE_MS, LedgerBroker } from './ledgerBroker';
-import type { AnswerTiming, BrokerMessage, ClientMessage, DoneHow, EndedCall, QuotaState } from './protocol';
+import type { AnswerTiming, BrokerMessage, ClientMessage, DoneHow, EndedCall, QuotaState, SessionRecord } from './protocol';
 import type { RuntimeDir } from './runtimeDir';
 
 /*
@@ -53,6 +53,8 @@ import type { RuntimeDir } from './runtimeDir';
  *    only from the window that owns it and only once per grant.
  * 4. A 429 pause is the engine's, so it holds every window back; it is also sent to every window
  *    for its status. Quota states (readings, weekly stops, resumes) are relayed to every window.
+ *    So are refreshed sessions (memory only: the journal never sees them), for windows whose secret
+ *    storage does not show another window's writes (the browser editor); see `sync`.
  * What it assumes: windows are processes of one user on one machine; a request already written by
  * a window killed in mid-call reaches the server within JOIN_GRACE_MS of its death.
  */
@@ -78,6 +80,14 @@ export interface SharedRateLedgerOptions {
 }
 
 const RETRY_ELECTION_MS = 20;
+/** How long `sync` waits for the broker's answer before it gives up. */
+const SYNC_TIMEOUT_MS = 1000;
+
+/** A refreshed session relayed between windows, and the secret store (environment) it belongs to. */
+export interface RelayedSession {
+  store: string;
+  session: SessionRecord;
+}
 /** A journal nobody wrote to for a day belongs to no running broker: it is deleted. */
 const JOURNAL_IDLE_MS = 24 * 3600_000;
 
@@ -95,9 +105,14 @@ export class SharedRateLedger implements RateLedger {
   private readonly changes = new Emitter<void>();
   private readonly quotaChanges = new Emitter<QuotaState>();
   private readonly roleChanges = new Emitter<'broker' | 'window'>();
+  private readonly sessionChanges = new Emitter<RelayedSession>();
+  private nextSync = 1;
+  private readonly syncs = new Map<number, (reached: boolean) => void>();
   readonly onDidChange: Event<void> = this.changes.event;
   /** Quota states from other windows. */
   readonly onQuota: Event<QuotaState> = this.quotaChanges.event;
+  /** Sessions other windows refreshed. */
+  readonly onSession: Event<RelayedSession> = this.sessionChanges.event;
   /** After each election: whether this window became the broker. */
   readonly onRole: Event<'broker' | 'window'> = this.roleChanges.event;
 
@@ -157,9 +172,42 @@ export class SharedRateLedger implements RateLedger {
     else this.link?.send({ t: 'quota', state });
   }
 
+  /** Hands a session this window refreshed to every other window (see `sync`). */
+  shareSession(relayed: RelayedSession): void {
+    const message = { t: 'session' as const, ...relayed };
+    if (this.broker) this.broker.server.shareSession(message);
+    else this.link?.send(message);
+  }
+
+  /**
+   * Resolves true once every message the broker relayed to this window before now has reached it,
+   * false when there is no broker to ask (or it did not answer within SYNC_TIMEOUT_MS). The broker
+   * relays each window's message to the others before it handles that window's next one, and answers
+   * a `sync` on the same connection as its relays, after sending again the newest session of each
+   * account it relayed (for a window that joined after the relay): so after `shareSession` + `sync` in
+   * one window, a `sync` begun later in another resolves after that window has received the session.
+   */
+  sync(): Promise<boolean> {
+    if (this.broker) return Promise.resolve(true);
+    const link = this.link;
+    if (!link || this.disposed) return Promise.resolve(false);
+    const n = this.nextSync++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => settle(false), SYNC_TIMEOUT_MS);
+      const settle = (reached: boolean) => {
+        clearTimeout(timer);
+        this.syncs.delete(n);
+        resolve(reached);
+      };
+      this.syncs.set(n, settle);
+      link.send({ t: 'sync', n });
+    });
+  }
+
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    for (const settle of [...this.syncs.values()]) settle(false);
     for (const [id, call] of this.calls) {
       if (call.state !== 'waiting') continue;
       this.calls.delete(id);
@@ -174,6 +222,7 @@ export class SharedRateLedger implements RateLedger {
     this.broker = undefined;
     this.changes.dispose();
     this.quotaChanges.dispose();
+    this.sessionChanges.dispose();
     this.roleChanges.dispose();
   }
 
@@ -243,7 +292,8 @@ export class SharedRateLedger implements RateLedger {
       () => core,
       {
         welcome: () => ({ pausedForMs: Math.max(0, (core.pausedUntil ?? 0) - clock.monotonic()), quota: this.options.quotaStates() }),
-        quota: (state) => this.quotaChanges.fire(state),
+        relayed: (message) =>
+          message.t === 'quota' ? this.quotaChanges.fire(message.state) : this.sessionChanges.fire({ store: message.store, session: message.session }),
       },
       logger,
     );
@@ -273,6 +323,10 @@ export class SharedRateLedger implements RateLedger {
         return core.pause(message.ms);
       case 'quota':
         return this.broker?.server.broadcast(message);
+      case 'session':
+        return this.broker?.server.shareSession(message);
+      case 'sync':
+        return; // the broker's own relays reach this window at once
     }
   }
 
@@ -292,6 +346,7 @@ export class SharedRateLedger implements RateLedger {
   private lost(reason: string): void {
     if (this.disposed) return;
     this.link = undefined;
+    for (const settle of [...this.syncs.values()]) settle(false);
     this.options.logger.warn(`Rate-limit ledger: lost the broker (${reason}); electing another`);
     void this.elect();
   }
@@ -319,6 +374,12 @@ export class SharedRateLedger implements RateLedger {
         return;
       case 'quota':
         this.quotaChanges.fire(message.state);
+        return;
+      case 'session':
+        this.sessionChanges.fire({ store: message.store, session: message.session });
+        return;
+      case 'synced':
+        this.syncs.get(message.n)?.(true);
         return;
       case 'challenge':
       case 'welcome':

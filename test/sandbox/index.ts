@@ -14,7 +14,7 @@ import {
   PASSWORD_CLIENT, PUBLIC_REDIRECT_URIS, TENANTS, USERS,
 } from './seed';
 import { listenLoopback, type LoopbackServer } from './server';
-import type { Fault, RecordedRequest, Sandbox, SandboxOptions, SandboxUser } from './types';
+import type { Fault, RecordedRefresh, RecordedRequest, Sandbox, SandboxOptions, SandboxUser } from './types';
 
 export type { Fault, RecordedRequest, Sandbox, SandboxOptions } from './types';
 
@@ -88,6 +88,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const provider = await createProvider(setup);
     const providerHandler = provider.callback();
     const interactions = createInteractionHandler(provider, setup, tenants);
+    const refreshes = recordRefreshes(provider);
     auth.setHandler((req, res) => {
       if ((req.url ?? '').startsWith('/interaction/')) return interactions(req, res);
       return providerHandler(req, res);
@@ -131,6 +132,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       licenceKeys,
       modules: MODULES.map((m) => ({ id: m.id, pathPrefixes: [...m.pathPrefixes] })),
       requests,
+      refreshes,
       endpoints: {
         authorization: at(ROUTES.authorization),
         token: at(ROUTES.token),
@@ -180,4 +182,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     await Promise.all(servers.map((s) => s.close()));
     throw err;
   }
+}
+
+/** The refresh_token grants oidc-provider answers, from its grant.success and grant.error events. */
+function recordRefreshes(provider: { on(event: string, listener: (...args: any[]) => void): unknown }): RecordedRefresh[] {
+  const refreshes: RecordedRefresh[] = [];
+  type Context = { oidc?: { params?: { grant_type?: unknown } } };
+  const isRefresh = (ctx: Context) => ctx.oidc?.params?.grant_type === 'refresh_token';
+  provider.on('grant.success', (ctx: Context) => {
+    if (isRefresh(ctx)) refreshes.push({ ok: true, at: Date.now() });
+  });
+  provider.on('grant.error', (ctx: Context, error: { error?: string; message?: string }) => {
+    if (isRefresh(ctx)) refreshes.push({ ok: false, error: error.error ?? error.message, at: Date.now() });
+  });
+  return refreshes;
 }

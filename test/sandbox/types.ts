@@ -47,6 +47,13 @@ export interface SandboxTenant {
   organizationId: string;
 }
 
+/** A refresh_token grant at the token endpoint: granted, or refused with its OAuth error (e.g. invalid_grant). */
+export interface RecordedRefresh {
+  ok: boolean;
+  error?: string;
+  at: number;
+}
+
 export interface RecordedRequest {
   method: string;
   url: string;
@@ -90,6 +97,8 @@ export interface Sandbox {
   modules: Array<{ id: string; pathPrefixes: string[] }>;
   /** Every resource-API request, in order. */
   requests: RecordedRequest[];
+  /** Every refresh_token grant at the token endpoint, in order. */
+  refreshes: RecordedRefresh[];
   /** Applies to the next `count` (default 1) resource calls matching pathPrefix (default: all). */
   injectFault(fault: Fault): void;
   clearFaults(): void;

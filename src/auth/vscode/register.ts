@@ -26,6 +26,8 @@ export interface AuthenticationDependencies {
   clock?: Clock;
   /** Held around each refresh by every window (src/coordination): one refresh per refresh token. */
   refreshLock?: SessionManagerOptions['refreshLock'];
+  /** The other windows, for refreshed sessions their secret storage may not show (src/coordination). */
+  peers?: SessionManagerOptions['peers'];
   /** The environment's settings now (its authUrl, clientId and scopes); default the top-level ones. */
   environment?: () => EnvironmentSettings & { name?: string };
 }
@@ -68,6 +70,7 @@ export function registerAuthentication(context: vscode.ExtensionContext, depende
       return { authUrl, clientId };
     },
     refreshLock: dependencies.refreshLock,
+    peers: dependencies.peers,
   });
   const controller = new SignInController({
     extensionId: context.extension.id,

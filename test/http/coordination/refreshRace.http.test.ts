@@ -6,6 +6,9 @@ import { SESSION_KEY_PREFIX, SessionStore, type StoredSession } from '../../../s
 import { TokenClient } from '../../../src/auth/tokenClient';
 import { systemClock } from '../../../src/common/clock';
 import { silentLogger } from '../../../src/common/logger';
+import { APPLICATION_LIMITS } from '../../../src/api/limits';
+import { QuotaTracker } from '../../../src/api/quotaTracker';
+import { windowCoordination } from '../../../src/coordination';
 import { fileLock } from '../../../src/coordination/refreshLock';
 import { openRuntimeDir } from '../../../src/coordination/runtimeDir';
 import { InMemorySecretStore } from '../../helpers/inMemorySecretStore';
@@ -44,6 +47,45 @@ function twoWindows(authUrl: string, clientId: string, used: string[], lockBase:
       ...(lockBase ? { refreshLock: fileLock(() => openRuntimeDir(lockBase), silentLogger) } : {}),
     });
   return { secrets, windows: [window(), window()] as const };
+}
+
+/**
+ * Two windows as the browser editor has them: each its own SecretStorage that never shows the other's
+ * writes (code-server keeps a page's secrets in that page), a session manager, a token client, and the
+ * real coordination of its own (refresh lock, the application's ledger connection, the session relay)
+ * in one private directory.
+ */
+function twoSeparateWindows(authUrl: string, clientId: string, used: string[], base: string, tokenEndpoint: () => string, relay = true) {
+  const application = () => ({ authUrl, clientId });
+  const window = () => {
+    const secrets = new InMemorySecretStore();
+    const coordination = windowCoordination(silentLogger, { base });
+    const ledger = coordination.sharedLedger(application)({ quota: new QuotaTracker(), limits: APPLICATION_LIMITS, safetyMarginMs: () => 5, logger: silentLogger });
+    const client = new TokenClient({ authUrl, clientId, fetch: countingFetch(tokenEndpoint, used), logger: silentLogger });
+    const sessions = new SessionManager({
+      store: new SessionStore(secrets, silentLogger),
+      tokenClient: () => client,
+      clock: systemClock,
+      logger: silentLogger,
+      refreshSkewSeconds: () => 60,
+      refreshLock: coordination.refreshLock,
+      ...(relay ? { peers: coordination.sessionPeers(application, 'default') } : {}),
+    });
+    return { secrets, sessions, ledger };
+  };
+  const windows = [window(), window()] as const;
+  return {
+    windows,
+    ready: () => Promise.all(windows.map((w) => w.ledger.ready())),
+    dispose: () => windows.forEach((w) => (w.sessions.dispose(), w.ledger.dispose())),
+  };
+}
+
+/** Both windows open with the same stored session (each page read it at start), then both need a token at once. */
+async function raceSeparate(pair: ReturnType<typeof twoSeparateWindows>, session: StoredSession) {
+  await pair.ready();
+  for (const w of pair.windows) await w.sessions.addSession(session);
+  return Promise.all(pair.windows.map((w) => w.sessions.getAccessToken()));
 }
 
 function expiredSession(tokens: { accessToken: string; refreshToken?: string; scope?: string }, authUrl: string, clientId: string): StoredSession {
@@ -93,6 +135,32 @@ describe('refresh across windows (real HTTP)', function () {
       assert.equal((await windows[1].getAccessToken({ forceRefresh: true })).length > 0, true);
       windows.forEach((w) => w.dispose());
     });
+
+    it('windows that do not see each other\'s secret storage (browser editor): one refresh, the other adopts it over the relay', async () => {
+      const tokens = await tokensFor(sandbox, 'mario.rossi');
+      const used: string[] = [];
+      const clientId = sandbox.clients.public.clientId;
+      const pair = twoSeparateWindows(sandbox.authUrl, clientId, used, lock.base, () => sandbox.endpoints.token);
+      try {
+        const [a, b] = await raceSeparate(pair, expiredSession(tokens, sandbox.authUrl, clientId));
+        assert.deepEqual(used, [tokens.refreshToken], 'the refresh token was used once, by one window');
+        assert.equal(a, b, 'both windows use the one new access token');
+        for (const w of pair.windows) {
+          assert.equal((await w.sessions.getAccounts()).length, 1, 'still signed in');
+          const stored = JSON.parse(w.secrets.values.get(SESSION_KEY_PREFIX + 'mario')!) as StoredSession;
+          assert.equal(stored.accessToken, a, 'each window stored the new tokens in its own secret storage');
+        }
+        // The grant survived (no replay of a spent refresh token): the other window can refresh next.
+        const [, second] = pair.windows;
+        const again = await second.sessions.getAccessToken({ forceRefresh: true });
+        assert.notEqual(again, a);
+        assert.equal(await pair.windows[0].sessions.getAccessToken(), again, 'and the first window adopts that one too');
+        assert.equal(new Set(used).size, used.length, `no refresh token was sent twice: ${used.length} refreshes`);
+        assert.deepEqual(sandbox.refreshes.slice(-2).map((refresh) => refresh.ok), [true, true], 'the sandbox granted both refreshes');
+      } finally {
+        pair.dispose();
+      }
+    });
   });
 
   describe('against a server whose refresh tokens work once', () => {
@@ -136,6 +204,19 @@ describe('refresh across windows (real HTTP)', function () {
       assert.deepEqual(tokens, ['at-1', 'at-1']);
       for (const w of windows) assert.equal((await w.getAccounts()).length, 1);
       windows.forEach((w) => w.dispose());
+    });
+
+    it('windows that do not see each other\'s secret storage (browser editor): one refresh token used once, both signed in with its tokens', async () => {
+      const used: string[] = [];
+      const pair = twoSeparateWindows(authUrl, 'client', used, lock.base, () => `${authUrl}/connect/token`);
+      try {
+        const tokens = await raceSeparate(pair, expiredSession({ accessToken: 'at-0', refreshToken: 'rt-0' }, authUrl, 'client'));
+        assert.deepEqual(used, ['rt-0']);
+        assert.deepEqual(tokens, ['at-1', 'at-1']);
+        for (const w of pair.windows) assert.equal((await w.sessions.getAccounts()).length, 1);
+      } finally {
+        pair.dispose();
+      }
     });
 
     it('without the lock (a window that cannot take it): the loser of the race waits for the winner and stays signed in', async () => {

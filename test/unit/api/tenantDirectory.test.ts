@@ -21,6 +21,7 @@ const verdi = tenant('t-vr', 'VR-01', 'Verdi');
 class Harness {
   readonly sessionChanges = new Emitter<void>();
   active: AccountInfo | undefined = { id: 'mario', label: 'Mario', roles: [] };
+  signedIn: AccountInfo[] = [{ id: 'mario', label: 'Mario', roles: [] }];
   calls = 0;
   private pending: Array<{ resolve(tenants: TenantRecord[]): void; reject(error: unknown): void }> = [];
   readonly changes: TenantDirectoryChange[] = [];
@@ -29,7 +30,11 @@ class Harness {
       this.calls++;
       return new Promise((resolve, reject) => this.pending.push({ resolve, reject }));
     },
-    sessions: { activeAccount: () => this.active, onDidChangeSessions: this.sessionChanges.event },
+    sessions: {
+      activeAccount: () => this.active,
+      onDidChangeSessions: this.sessionChanges.event,
+      getAccounts: async () => this.signedIn,
+    },
   });
 
   constructor() {
@@ -122,10 +127,38 @@ describe('TenantDirectory', () => {
     const again = h.directory.tenants();
     await h.answer([milano, torino]);
     assert.deepEqual(await again, [milano, torino]);
-    h.sessionChanges.fire();
+    h.signedIn = [];
+    h.active = undefined;
+    h.sessionChanges.fire(); // sign-out
+    await flush();
     assert.equal(h.directory.listing('mario'), undefined);
     assert.equal(h.directory.get('t-mi'), undefined);
     assert.deepEqual(h.changes, [{ kind: 'listings' }, { kind: 'listings' }, { kind: 'listings' }]);
+  });
+
+  it('keeps the listings when only a token was refreshed (the same accounts signed in), drops them on a switch', async () => {
+    const h = new Harness();
+    const first = h.directory.tenants();
+    await h.answer([milano, torino]);
+    assert.deepEqual(await first, [milano, torino]);
+    h.sessionChanges.fire(); // a refresh, here or in another window
+    await flush();
+    assert.equal(h.directory.get('t-mi'), milano, 'a call in flight still finds its tenant');
+    assert.equal(h.calls, 1, 'not listed again');
+    h.signedIn = [...h.signedIn, { id: 'laura', label: 'Laura', roles: [] }];
+    h.sessionChanges.fire(); // another account signed in
+    await flush();
+    assert.equal(h.directory.get('t-mi'), undefined);
+  });
+
+  it('lists once more when a refresh dropped the listing it waited for, rather than answer no tenants', async () => {
+    const h = new Harness();
+    const asked = h.directory.tenants();
+    await flush();
+    h.directory.refresh();
+    await h.answer([milano]); // the listing from before the refresh: not kept
+    await h.answer([milano, torino]);
+    assert.deepEqual(await asked, [milano, torino]);
   });
 
   it('keeps each account apart and finds the active account\'s tenants first', async () => {

@@ -5,6 +5,7 @@ import { AuthNetworkError, OAuthError } from '../../../src/auth/oauthErrors';
 import { SessionManager, type SessionManagerOptions } from '../../../src/auth/sessionManager';
 import { SESSION_KEY_PREFIX, SESSIONS_INDEX_KEY, SessionStore, SIGNED_OUT_KEY, type StoredSession } from '../../../src/auth/sessionStore';
 import { systemClock } from '../../../src/common/clock';
+import { Emitter } from '../../../src/common/event';
 import { InMemorySecretStore } from '../../helpers/inMemorySecretStore';
 import { fakeTokenClient, recordingLogger, session, type FakeTokenClient, type RecordingLogger } from './fakes';
 
@@ -381,5 +382,105 @@ describe('session manager', () => {
     await manager.removeSession('u1');
     assert.ok(logger.lines.length > 0);
     for (const line of logger.lines) assert.doesNotMatch(line, /at-|rt-/);
+  });
+
+  describe('with peers (windows that do not see each other\'s secret storage)', () => {
+    /** Peers in memory: what this window published, and a way to deliver another window's session. */
+    const fakePeers = () => {
+      const incoming = new Emitter<StoredSession>();
+      const published: StoredSession[] = [];
+      let beforeSync: (() => void) | undefined;
+      return {
+        published,
+        deliver: (value: StoredSession) => incoming.fire(value),
+        /** Runs once at the next sync: what another window's relay delivers before the broker answers. */
+        onNextSync: (action: () => void) => (beforeSync = action),
+        peers: {
+          publish: async (value: StoredSession) => void published.push(value),
+          sync: async () => {
+            const action = beforeSync;
+            beforeSync = undefined;
+            action?.();
+          },
+          onSession: incoming.event,
+        },
+      };
+    };
+
+    it('adopts newer tokens another window refreshed and stores them in this window\'s storage', async () => {
+      seed(session('u1'));
+      const relay = fakePeers();
+      const window = newManager({ peers: relay.peers });
+      await window.getAccounts();
+      clock.tick(1000);
+      relay.deliver(session('u1', { accessToken: 'at-peer', refreshToken: 'rt-peer' }));
+      assert.equal(await window.getAccessToken(), 'at-peer');
+      await flush();
+      assert.equal(stored('u1')?.refreshToken, 'rt-peer');
+      assert.equal(tokens.refresh.callCount, 0);
+      window.dispose();
+    });
+
+    it('ignores an older session, one of another server, and an account not signed in here', async () => {
+      seed(session('u1'));
+      const relay = fakePeers();
+      const window = newManager({ peers: relay.peers });
+      await window.getAccounts();
+      relay.deliver(session('u1', { accessToken: 'at-old', updatedAt: Date.now() - 1 }));
+      clock.tick(1000);
+      relay.deliver(session('u1', { accessToken: 'at-other', authUrl: 'http://elsewhere.test' }));
+      relay.deliver(session('u2', { accessToken: 'at-u2' }));
+      await flush();
+      assert.equal(await window.getAccessToken(), 'at-u1-0');
+      assert.deepEqual(await window.getAccounts(), [session('u1').account]);
+      assert.equal(stored('u2'), undefined, 'a window signed out of an account is not signed in by a relay');
+      window.dispose();
+    });
+
+    it('before spending its refresh token, waits for what the window that refreshed first handed on, and uses it', async () => {
+      seed(session('u1', { expiresAt: Date.now() + 30_000 }));
+      const relay = fakePeers();
+      const window = newManager({ peers: relay.peers });
+      await window.getAccounts();
+      clock.tick(1000);
+      relay.onNextSync(() => relay.deliver(session('u1', { accessToken: 'at-peer', refreshToken: 'rt-peer' })));
+      assert.equal(await window.getAccessToken(), 'at-peer');
+      assert.equal(tokens.refresh.callCount, 0, 'its own (spent) refresh token was not sent');
+      window.dispose();
+    });
+
+    it('hands its refreshed tokens to the other windows before the refresh ends (under the lock)', async () => {
+      seed(session('u1', { expiresAt: Date.now() + 30_000 }));
+      const relay = fakePeers();
+      const order: string[] = [];
+      const window = newManager({
+        peers: { ...relay.peers, publish: async (value) => void order.push(`publish ${value.accessToken}`) },
+        refreshLock: async (_name, task) => {
+          const result = await task();
+          order.push('unlock');
+          return result;
+        },
+      });
+      assert.equal(await window.getAccessToken(), 'at-new-1');
+      assert.deepEqual(order, ['publish at-new-1', 'unlock']);
+      window.dispose();
+    });
+
+    it('after an invalid_grant, adopts the winner\'s tokens when they arrive over the relay', async () => {
+      seed(session('u1', { expiresAt: Date.now() + 30_000 }));
+      const relay = fakePeers();
+      const window = newManager({ peers: relay.peers });
+      await window.getAccounts();
+      tokens.refresh.callsFake(async () => {
+        setTimeout(() => relay.deliver(session('u1', { accessToken: 'at-winner', refreshToken: 'rt-winner', updatedAt: Date.now() })), 500);
+        throw new OAuthError('invalid_grant', 'used');
+      });
+      const token = window.getAccessToken();
+      await flush();
+      await clock.tickAsync(600);
+      assert.equal(await token, 'at-winner');
+      assert.ok(stored('u1'), 'still signed in');
+      window.dispose();
+    });
   });
 });

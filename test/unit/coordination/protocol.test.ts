@@ -2,6 +2,17 @@ import * as assert from 'node:assert/strict';
 import { parseBrokerMessage, parseClientMessage } from '../../../src/coordination/protocol';
 
 const hex = (n: number) => 'a'.repeat(n);
+const session = {
+  version: 1,
+  account: { id: 'mario', label: 'Mario Rossi', roles: ['admin'] },
+  accessToken: 'eyJhbGciOi.x-y_z',
+  refreshToken: 'rt~1',
+  expiresAt: 1_900_000_000_000,
+  scopes: ['openid', 'offline_access'],
+  updatedAt: 1_800_000_000_000,
+  authUrl: 'https://login.example.com',
+  clientId: 'workbench',
+};
 
 describe('coordination protocol: every message is validated', () => {
   it('accepts the messages of the protocol', () => {
@@ -13,6 +24,31 @@ describe('coordination protocol: every message is validated', () => {
     assert.ok(parseClientMessage(JSON.stringify({ t: 'quota', state: { organization: 'Rossi', reading, stopped: false, resumed: false } })));
     assert.ok(parseBrokerMessage(JSON.stringify({ t: 'grant', w: hex(32), id: 7 })));
     assert.ok(parseBrokerMessage(JSON.stringify({ t: 'welcome', pausedForMs: 0, quota: [] })));
+    assert.ok(parseClientMessage(JSON.stringify({ t: 'session', store: 'default', session })));
+    assert.ok(parseBrokerMessage(JSON.stringify({ t: 'session', store: '@sandbox', session })));
+    assert.ok(parseClientMessage(JSON.stringify({ t: 'sync', n: 4 })));
+    assert.ok(parseBrokerMessage(JSON.stringify({ t: 'synced', n: 4 })));
+  });
+
+  it('refuses a relayed session that is not one', () => {
+    const broken = [
+      { ...session, version: 2 },
+      { ...session, accessToken: '' },
+      { ...session, accessToken: 'two words' },
+      { ...session, accessToken: 'line\nbreak' },
+      { ...session, accessToken: 'x'.repeat(16_385) },
+      { ...session, refreshToken: 7 },
+      { ...session, account: { id: '', label: 'Nobody', roles: [] } },
+      { ...session, account: { id: 'mario', label: 'Mario', roles: 'admin' } },
+      { ...session, expiresAt: -1 },
+      { ...session, updatedAt: 1.5 },
+      { ...session, scopes: 'openid' },
+      { ...session, authUrl: undefined },
+    ];
+    for (const value of broken) assert.equal(parseClientMessage(JSON.stringify({ t: 'session', store: 'default', session: value })), undefined, JSON.stringify(value));
+    assert.equal(parseClientMessage(JSON.stringify({ t: 'session', session })), undefined, 'no store');
+    assert.equal(parseClientMessage(JSON.stringify({ t: 'synced', n: 1 })), undefined, 'a broker message from a window');
+    assert.equal(parseBrokerMessage(JSON.stringify({ t: 'sync', n: 1 })), undefined, 'a window message from the broker');
   });
 
   it('refuses anything else', () => {

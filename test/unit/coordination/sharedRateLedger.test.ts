@@ -6,6 +6,7 @@ import { joinBroker } from '../../../src/coordination/brokerLink';
 import { JOIN_GRACE_MS } from '../../../src/coordination/ledgerBroker';
 import type { RuntimeDir } from '../../../src/coordination/runtimeDir';
 import type { SharedRateLedger } from '../../../src/coordination/sharedRateLedger';
+import type { SessionRecord } from '../../../src/coordination/protocol';
 import { FAST_LIMITS, openDir, sleep, startWindow, tempBase } from './helpers';
 
 const WINDOW_MS = FAST_LIMITS[0].windowMs;
@@ -167,5 +168,73 @@ describe('shared rate-limit ledger (windows over a Unix socket, plain Node)', fu
       joinBroker(socket, Buffer.alloc(32, 7), { w: 'ab'.repeat(16), inFlight: [], ended: [] }, () => undefined, () => undefined),
       /did not prove the key/,
     );
+  });
+
+  describe('sessions refreshed in one window', () => {
+    const session = (accessToken: string): SessionRecord => ({
+      version: 1,
+      account: { id: 'mario', label: 'Mario Rossi', roles: [] },
+      accessToken,
+      refreshToken: `${accessToken}-refresh`,
+      expiresAt: 2_000_000_000_000,
+      scopes: ['openid'],
+      updatedAt: 1_900_000_000_000,
+      authUrl: 'http://127.0.0.1:1',
+      clientId: 'client',
+    });
+    const received = (ledger: SharedRateLedger) => {
+      const seen: string[] = [];
+      ledger.onSession(({ store, session: s }) => seen.push(`${store}:${s.accessToken}`));
+      return seen;
+    };
+
+    it('reach every other window, from a window and from the broker, and never the sender', async () => {
+      const broker = await window();
+      const [a, b] = [await window(), await window()];
+      assert.ok(broker.isBroker && !a.isBroker && !b.isBroker);
+      const seen = [broker, a, b].map(received);
+      a.shareSession({ store: 'default', session: session('from-a') });
+      assert.equal(await a.sync(), true);
+      broker.shareSession({ store: '@sandbox', session: session('from-broker') });
+      assert.equal(await b.sync(), true);
+      // (A sync sends the newest sessions again: a window may hear one twice, and ignores what it has.)
+      assert.deepEqual(seen.map((heard) => [...new Set(heard)]), [['default:from-a'], ['@sandbox:from-broker'], ['default:from-a', '@sandbox:from-broker']]);
+    });
+
+    it('after share + sync in one window, a sync begun in another resolves only once the session has reached it', async () => {
+      await window(); // the broker
+      const [a, b] = [await window(), await window()];
+      const seen = received(b);
+      for (let round = 0; round < 20; round++) {
+        a.shareSession({ store: 'default', session: session(`token-${round}`) });
+        await a.sync(); // the refreshing window releases its lock here
+        assert.equal(await b.sync(), true); // the next window, holding the lock now
+        assert.equal(seen.at(-1), `default:token-${round}`, `round ${round}: the session had not reached the other window`);
+      }
+    });
+
+    it('a window that joins later gets the newest session of each account and store at its first sync', async () => {
+      const broker = await window();
+      const a = await window();
+      a.shareSession({ store: 'default', session: { ...session('older'), updatedAt: 1 } });
+      a.shareSession({ store: 'default', session: session('newest') });
+      a.shareSession({ store: 'default', session: { ...session('stale'), updatedAt: 2 } }); // arrives last, is older
+      broker.shareSession({ store: '@sandbox', session: session('sandbox') });
+      await a.sync();
+      const late = await window();
+      const seen = received(late);
+      assert.equal(await late.sync(), true);
+      assert.deepEqual(seen.sort(), ['@sandbox:sandbox', 'default:newest']);
+    });
+
+    it('sync answers false when the broker is gone before it answered, and in a window that stopped', async () => {
+      const broker = await window();
+      const a = await window();
+      const pending = a.sync();
+      broker.dispose();
+      assert.equal(await pending, false);
+      a.dispose();
+      assert.equal(await a.sync(), false);
+    });
   });
 });

@@ -1,19 +1,22 @@
 // Two windows of the browser editor (two pages: two extension hosts) acting as one client (issue 12):
 // bursts sent from both at the same moment stay within the platform's limits at the sandbox, and both
-// status bars show the same usage. The second window is driven through the browser only: a keybinding
-// (written to the user's keybindings.json, shared by both windows) runs Send Request there, pressed
-// several times in a row for a burst.
+// status bars show the same usage; both refreshing the one session at once leave the user signed in.
+// The second window is driven through the browser only: keybindings (written to the user's
+// keybindings.json, shared by both windows) run Send Request there, pressed several times for a burst.
+// The second test opens a third window, which reads the refresh setting it changes at its start.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Sandbox } from '../../sandbox';
 import { driver } from './helpers/driver';
-import { formatCount, resetSettings, setLicenceKeys, signInAs, signOutEveryone, startWorkbenchSandbox, waitFor } from './helpers/workbench';
+import { extensionExports, formatCount, resetSettings, setLicenceKeys, signInAs, signOutEveryone, startWorkbenchSandbox, waitFor } from './helpers/workbench';
 
 const QUOTA_ITEM = '[id="tenant-api.tenant-api-workbench.tenantApi.quota"]';
 const BURST_KEY = 'ctrl+alt+shift+f9';
 const BURST = 6;
+/** Sends the other window's marked call (dimensionePagina=2), to tell its calls from the first window's. */
+const MARKED_KEY = 'ctrl+alt+shift+f8';
 /** A burst: the key pressed BURST times in a row; each press starts a call without waiting for the last. */
 async function burst(page: number): Promise<void> {
   for (let i = 0; i < BURST; i++) await driver.press('Control+Alt+Shift+F9', { page });
@@ -29,6 +32,16 @@ function userFolder(): string {
     .sort((a, b) => fs.statSync(path.join(b, 'settings.json')).mtimeMs - fs.statSync(path.join(a, 'settings.json')).mtimeMs)[0];
   assert.ok(newest, `no code-server user folder under ${runs}`);
   return newest;
+}
+
+/** Another window of this editor: the first page's URL without the suite (extensionTestsPath), so it loads the extension only. */
+async function openWindow(): Promise<number> {
+  const url = new URL((await driver.info()).workbenchUrl);
+  const payload = (JSON.parse(url.searchParams.get('payload') ?? '[]') as Array<[string, string]>).filter(([name]) => name !== 'extensionTestsPath');
+  url.searchParams.set('payload', JSON.stringify(payload));
+  const page = await driver.open(url.toString(), { timeoutMs: 60_000 });
+  await driver.waitFor('.monaco-workbench', { page, timeoutMs: 60_000 });
+  return page;
 }
 
 describe('two windows, one client', function () {
@@ -50,6 +63,7 @@ describe('two windows, one client', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await signOutEveryone();
     await resetSettings();
+    await vscode.workspace.getConfiguration('tenantApi').update('refreshSkewSeconds', undefined, vscode.ConfigurationTarget.Global);
     await sandbox?.close();
   });
 
@@ -60,16 +74,14 @@ describe('two windows, one client', function () {
     keybindings = path.join(userFolder(), 'keybindings.json');
     fs.writeFileSync(
       keybindings,
-      JSON.stringify([{ key: BURST_KEY, command: 'tenantApi.sendRequest', args: call }]),
+      JSON.stringify([
+        { key: BURST_KEY, command: 'tenantApi.sendRequest', args: call },
+        { key: MARKED_KEY, command: 'tenantApi.sendRequest', args: { ...call, query: { dimensionePagina: 2 } } },
+      ]),
     );
 
     // The second window: its extension host starts, and a first burst there activates the extension.
-    // The first page's URL without the suite (extensionTestsPath): the second window loads the extension only.
-    const url = new URL((await driver.info()).workbenchUrl);
-    const payload = (JSON.parse(url.searchParams.get('payload') ?? '[]') as Array<[string, string]>).filter(([name]) => name !== 'extensionTestsPath');
-    url.searchParams.set('payload', JSON.stringify(payload));
-    const second = await driver.open(url.toString(), { timeoutMs: 60_000 });
-    await driver.waitFor('.monaco-workbench', { page: second, timeoutMs: 60_000 });
+    const second = await openWindow();
     const ok = () => sandbox.requests.filter((request) => request.status === 200 && request.path === call.path).length;
     const before = ok();
     await waitFor(
@@ -109,5 +121,70 @@ describe('two windows, one client', function () {
       { timeoutMs: 30_000, what: `both status bars showing ${expected}` },
     );
     assert.equal(texts[0], texts[1]);
+  });
+
+  it('both windows refreshing the one session at once: every refresh token used once, the user stays signed in in both', async () => {
+    assert.ok(keybindings, 'runs after the first test, which wrote the keybindings');
+    const torino = sandbox.tenants.find((candidate) => candidate.codiceAmbienteDati === 'RC-TO')!;
+    const marked = (request: { url: string }) => new URL(request.url, sandbox.baseUrl).searchParams.get('dimensionePagina') === '2';
+    const call = { method: 'GET', path: '/efat/api/v1/ditte', query: { dimensionePagina: 1 }, tenantId: torino.id, preview: false };
+    const start = sandbox.requests.length;
+    const refreshesBefore = sandbox.refreshes.length;
+    // Tokens live 300 s: with a skew of 299 s every window finds its token due for a refresh at once,
+    // and again a second after each refresh. This window applies the setting at once; a window opened
+    // now reads it at its start (one already open may take a while to see the change).
+    await vscode.workspace.getConfiguration('tenantApi').update('refreshSkewSeconds', 299, vscode.ConfigurationTarget.Global);
+    const other = await openWindow();
+    const markedOk = () => sandbox.requests.filter((request) => marked(request) && request.status === 200).length;
+    await waitFor(
+      async () => {
+        await driver.press('Control+Alt+Shift+F8', { page: other });
+        return waitFor(() => (markedOk() > 0 ? true : undefined), { timeoutMs: 15_000, what: 'a call from the new window' }).catch(() => undefined);
+      },
+      { timeoutMs: 90_000, what: 'the new window sending (its keybinding loaded, its extension active)' },
+    ).catch(async (error) => {
+      await driver.screenshot('windows-refresh-new-window', { page: other }).catch(() => undefined);
+      throw error;
+    });
+
+    for (let round = 1; round <= 3; round++) {
+      const from = sandbox.requests.length;
+      const [, ...here] = await Promise.all([
+        (async () => {
+          for (let i = 0; i < 3; i++) await driver.press('Control+Alt+Shift+F8', { page: other });
+        })(),
+        ...Array.from({ length: 3 }, () => vscode.commands.executeCommand<{ ok: boolean; error?: { message: string } } | undefined>('tenantApi.sendRequest', call)),
+      ]);
+      const outcomes = JSON.stringify(here.map((summary) => (summary?.ok ? 'ok' : (summary?.error?.message ?? String(summary)))));
+      const calls = await waitFor(
+        () => {
+          const seen = sandbox.requests.slice(from).filter((request) => request.status !== 0 && request.path === call.path);
+          return seen.filter(marked).length >= 3 && seen.filter((request) => !marked(request)).length >= 3 ? seen : undefined;
+        },
+        { timeoutMs: 60_000, what: `round ${round}: 3 calls from each window` },
+      ).catch(async (error) => {
+        await driver.screenshot(`windows-refresh-round-${round}`, { page: other }).catch(() => undefined);
+        throw new Error(`${String(error)}; this window's calls ended ${outcomes}; the sandbox saw ${sandbox.requests.slice(from).map((r) => `${r.status} ${r.path} ${marked(r) ? 'second' : 'first'}`).join(', ')}; refreshes ${JSON.stringify(sandbox.refreshes.slice(refreshesBefore))}`);
+      });
+      assert.deepEqual(
+        calls.map((request) => `${marked(request) ? 'second' : 'first'} ${request.status}`).filter((text) => !text.endsWith(' 200')),
+        [],
+        `round ${round}: a call was not answered 200; refreshes ${JSON.stringify(sandbox.refreshes.slice(refreshesBefore))}`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1500)); // the tokens are due again
+    }
+    const refreshes = sandbox.refreshes.slice(refreshesBefore);
+    assert.ok(refreshes.length >= 3, `the windows refreshed (${refreshes.length} refreshes)`);
+    assert.deepEqual(refreshes.filter((refresh) => !refresh.ok), [], 'no refresh was refused: no refresh token was sent twice');
+    // Both windows used the same new tokens, not one each: their last calls carried one bearer token.
+    const last = sandbox.requests.slice(start).filter((request) => request.status === 200);
+    const bearer = (request: (typeof last)[number]) => request.headers.authorization;
+    assert.ok(last.some(marked) && last.some((request) => !marked(request)));
+    assert.ok(
+      last.filter(marked).some((request) => last.some((other) => !marked(other) && bearer(other) === bearer(request))),
+      'the two windows shared an access token at least once (one window adopted the other\'s refresh)',
+    );
+    const { auth } = (await extensionExports()) as { auth?: { getAccounts(): Promise<Array<{ id: string }>> } };
+    assert.equal((await auth!.getAccounts()).length, 1, 'this window is still signed in (the other one answered 200 to its last calls)');
   });
 });
