@@ -10,14 +10,14 @@ import { platformPath, type PreparedRequest } from './prepare';
 import type { RequestResult } from './variables';
 
 /** The tenants a request file may name, and the active one (a narrow view of the Tenants view's model). */
-export interface TenantDirectory {
+export interface FileTenants {
   list(): Promise<TenantRecord[]>;
   active(): { id: string } | undefined;
 }
 
 export interface SenderDeps {
   api: Pick<TenantApi, 'send' | 'routeFor'>;
-  tenants: TenantDirectory;
+  tenants: FileTenants;
   baseUrl(): string;
   fetch: typeof fetch;
   timeoutMs(): number;

@@ -3,7 +3,7 @@ import type { TenantApi } from '../../api/types';
 import { curlForPrepared } from '../curl';
 import { requestAtLine } from '../parser';
 import { prepareRequest } from '../prepare';
-import { findTenant, type TenantDirectory } from '../sender';
+import { findTenant, type FileTenants } from '../sender';
 import { labelOf, responseTitle, summarize, type RequestFileRunner, type RunOutcome } from '../runner';
 import { isRequestDocument, ParsedDocuments, requestDocument } from './documents';
 import { FileResponseTabs, requestContextLines } from './responseTabs';
@@ -34,7 +34,7 @@ export interface SendAllResult {
 
 export interface CommandDeps {
   api: Pick<TenantApi, 'routeFor'>;
-  tenants: TenantDirectory;
+  tenants: FileTenants;
   runner: RequestFileRunner;
   parsed: ParsedDocuments;
   tabs: FileResponseTabs;

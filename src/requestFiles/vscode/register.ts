@@ -3,7 +3,7 @@ import type { ApiSettings } from '../../api';
 import type { TenantApi, TenantRecord } from '../../api/types';
 import type { HistoryEntry } from '../../commands/requestHistory';
 import { RequestFileRunner } from '../runner';
-import type { TenantDirectory } from '../sender';
+import type { FileTenants } from '../sender';
 import { defaultSystemContext } from '../systemVariables';
 import { registerRequestFileCommands } from './commands';
 import { isRequestDocument, ParsedDocuments } from './documents';
@@ -13,7 +13,7 @@ import { registerSaveToFile } from './saveToFile';
 
 export interface RequestFilesDeps {
   api: Pick<TenantApi, 'send' | 'routeFor' | 'endpoints'>;
-  tenants: TenantDirectory;
+  tenants: FileTenants;
   /** The active environment's variables (issue "Environments"); none until environments exist. */
   environment?: () => Record<string, string>;
   /** The API settings in force (base URL, time limit of a call). */
@@ -28,7 +28,7 @@ export function registerRequestFiles(context: vscode.ExtensionContext, deps: Req
   let known: readonly TenantRecord[] | undefined;
   let loading: Promise<void> | undefined;
   // The tenants a file may name: remembered from every listing, so completion and diagnostics never wait.
-  const tenants: TenantDirectory = {
+  const tenants: FileTenants = {
     list: async () => (known = await deps.tenants.list()),
     active: () => deps.tenants.active(),
   };
