@@ -4,6 +4,7 @@
  * `vscode` here; responseDocuments.ts shows it.
  */
 import * as l10n from '../common/l10n';
+import { REDACTED } from '../common/redact';
 import { isSecretHeader } from '../api/requestHeaders';
 import { needsTenant } from '../api/routes';
 import type { LicenceKeyInfo, RouteRule, TenantRecord } from '../api/types';
@@ -113,13 +114,13 @@ export function responseTabKey(request: TabRequest, selector: DataSelector, tabP
 
 /**
  * A request header's value as the response tab shows it: a secret header (by the one rule,
- * isSecretHeader) keeps only its scheme (`Bearer ***`) or the client's own mask (`*** (label)`).
+ * isSecretHeader) shows `[redacted]`, as the redactor writes it, keeping the key's label that the
+ * client's own mask names (`*** (Rossi core)`).
  */
 export function shownHeaderValue(name: string, value: string): string {
   if (!isSecretHeader(name)) return value;
-  if (/^\*\*\*( \([^)]*\))?$/.test(value)) return value;
-  const scheme = /^([A-Za-z][\w.+-]*) \S/.exec(value);
-  return scheme ? `${scheme[1]} ***` : '***';
+  const label = /^\*\*\* (\([^)]*\))$/.exec(value);
+  return label ? `${REDACTED} ${label[1]}` : REDACTED;
 }
 
 /** The body as the client sends it (src/api/requestPreparation encodes it so): a string as is, else JSON. */
