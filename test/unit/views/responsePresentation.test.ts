@@ -50,7 +50,7 @@ describe('responsePresentation', () => {
     const to = dataSelector(table.match('/efat/'), torino, undefined);
     const key = (request: TabRequest, selector = mi) => responseTabKey(request, selector, true);
     assert.equal(key(ditte), key({ ...ditte, headers: {}, query: {} }));
-    assert.notEqual(key(ditte), key(ditte, to));
+    assert.notEqual(key({ ...ditte, tenantId: milano.id }), key({ ...ditte, tenantId: torino.id }, to));
     assert.notEqual(key(ditte), key({ ...ditte, query: { pagina: '2' } }));
     assert.notEqual(key(ditte), key({ ...ditte, method: 'POST', bodyText: '{}' }));
     assert.notEqual(key({ ...ditte, method: 'POST', bodyText: '{"a":1}' }), key({ ...ditte, method: 'POST', bodyText: '{"a":2}' }));
@@ -59,7 +59,10 @@ describe('responsePresentation', () => {
     // A base-URL resource opened under two tenants is one request: the tenant does not select its data.
     const configurazioni: TabRequest = { method: 'GET', path: '/api/configurazioni' };
     const route = table.match('/api/configurazioni');
-    assert.equal(key(configurazioni, dataSelector(route, milano, coreKey)), key(configurazioni, dataSelector(route, bianchi, coreKey)));
+    assert.equal(
+      key({ ...configurazioni, tenantId: milano.id }, dataSelector(route, milano, coreKey)),
+      key({ ...configurazioni, tenantId: bianchi.id }, dataSelector(route, bianchi, coreKey)),
+    );
     // A secret header's value is not kept in the key.
     assert.ok(!key({ ...ditte, headers: { 'X-Api-Token': 'sekret-123' } }).includes('sekret-123'));
   });
