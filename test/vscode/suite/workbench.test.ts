@@ -302,7 +302,12 @@ describe('workbench', function () {
     const fixed = await waitFor(
       async () => {
         const roots = await loadedTree(api, 2);
-        return roots[0]?.children?.length && roots[0].children.every((child) => child.contextValue.startsWith('tenant')) ? roots : undefined;
+        const children = roots[0]?.children ?? [];
+        // The tenants, and the group of resources that no tenant selects (listed once the tenants are).
+        return children.some((child) => child.contextValue.startsWith('tenant')) &&
+          children.every((child) => child.contextValue.startsWith('tenant') || child.contextValue === 'keyGroup')
+          ? roots
+          : undefined;
       },
       { what: 'the tenants listed again after Retry' },
     );
