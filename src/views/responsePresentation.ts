@@ -82,6 +82,8 @@ export function lastSegment(path: string): string {
 export interface TabRequest {
   method: string;
   path: string;
+  /** The tenant the request named: part of the key only when it selects the data (see below). */
+  tenantId?: string;
   query?: Record<string, string>;
   bodyText?: string;
   headers?: Record<string, string>;
