@@ -9,13 +9,13 @@ import { isSecretHeader } from '../api/requestHeaders';
 import { needsTenant } from '../api/routes';
 import type { LicenceKeyInfo, RouteRule, TenantRecord } from '../api/types';
 
+export type SelectorTenant = Pick<TenantRecord, 'id' | 'codiceAmbienteDati' | 'descrizioneAmbienteDati'>;
+
 /**
  * What chooses the data a call reads. A tenant-scoped route carries User-Tenant: the tenant does. A
  * base-URL route carries no tenant, only the licence key: the data are those of the key's holder
  * (spec 2.3, 5.3). A route with neither (the tenant listing) answers for the signed-in user.
  */
-export type SelectorTenant = Pick<TenantRecord, 'id' | 'codiceAmbienteDati' | 'descrizioneAmbienteDati'>;
-
 export type DataSelector =
   | { kind: 'tenant'; tenant: SelectorTenant }
   | { kind: 'licenceKey'; module: string; licence?: Partial<LicenceKeyInfo> }
