@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ApiResponse } from '../../api/types';
 import { formatBytes, formatResponse } from '../../views/responseFormat';
+import { shownHeaderValue } from '../../views/responsePresentation';
 
 export const FILE_RESPONSE_SCHEME = 'tenant-api-file-response';
 
@@ -98,7 +99,8 @@ export function requestContextLines(
   if (options.tenant) lines.push(vscode.l10n.t('Tenant: {0}', options.tenant));
   lines.push(vscode.l10n.t('Request headers'));
   for (const name of Object.keys(response.requestHeaders).sort()) {
-    lines.push(`  ${name}: ${mask(response.requestHeaders[name], options.secrets)}`);
+    // Masked by name (the one isSecretHeader rule, also for a secret header written in the file) and by value.
+    lines.push(`  ${name}: ${mask(shownHeaderValue(name, response.requestHeaders[name]), options.secrets)}`);
   }
   lines.push(vscode.l10n.t('Request body: {0}', options.bodyBytes === undefined ? vscode.l10n.t('none') : formatBytes(options.bodyBytes, options.locale)));
   return lines;

@@ -3,6 +3,9 @@
 // tenantApi.responses.tabPerRequest is off, the request shown with its credentials masked, and a
 // base-URL resource (/api/configurazioni) named after the licence key's organization, not a tenant.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Sandbox } from '../../sandbox';
 import {
@@ -134,6 +137,23 @@ describe('response tabs', function () {
     assert.match(header, /\n\/\/ Request body \(\d+ B\)\n\/\/ {3}\{"descrizione":"Nuova"\}\n/);
     assert.ok(header.indexOf('// Request headers') < header.indexOf('// Response headers'));
     for (const secret of [token, key, 'not-for-your-eyes-42']) assert.ok(!textOf(summary).includes(secret), 'a credential is in the response tab');
+  });
+
+  it('masks a secret header written in a request file by the same rule in its response tab', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'responses-'));
+    const file = path.join(folder, 'secret.http');
+    fs.writeFileSync(file, 'GET /api/configurazioni\nX-Api-Token: file-secret-77\nX-Trace: file-1\n');
+    try {
+      const result = (await vscode.commands.executeCommand('tenantApi.requestFile.send', vscode.Uri.file(file), 0)) as Summary;
+      assert.equal(result.status, 200, JSON.stringify(result));
+      const header = headerBlock(textOf(result));
+      assert.match(header, /\n\/\/ {3}X-Api-Token: \[redacted\]\n/);
+      assert.match(header, /\n\/\/ {3}X-Trace: file-1\n/);
+      assert.ok(!textOf(result).includes('file-secret-77'), 'the secret header\'s value is in the tab');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('says the licence key\'s organization selects /api/configurazioni, in the tree and in the response', async () => {
