@@ -139,14 +139,18 @@ describe('response tabs', function () {
     for (const secret of [token, key, 'not-for-your-eyes-42']) assert.ok(!textOf(summary).includes(secret), 'a credential is in the response tab');
   });
 
-  it('masks a secret header written in a request file by the same rule in its response tab', async () => {
+  it('in a request file too: a secret header masked by the same rule, a base path named after the key\'s organization', async () => {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'responses-'));
     const file = path.join(folder, 'secret.http');
-    fs.writeFileSync(file, 'GET /api/configurazioni\nX-Api-Token: file-secret-77\nX-Trace: file-1\n');
+    fs.writeFileSync(file, '# @name conf\n# @tenant BA-PR\nGET /api/configurazioni\nX-Api-Token: file-secret-77\nX-Trace: file-1\n');
     try {
-      const result = (await vscode.commands.executeCommand('tenantApi.requestFile.send', vscode.Uri.file(file), 0)) as Summary;
+      const result = (await vscode.commands.executeCommand('tenantApi.requestFile.send', vscode.Uri.file(file), 0)) as Summary & { title?: string };
       assert.equal(result.status, 200, JSON.stringify(result));
+      // "# @tenant BA-PR" names the request; no User-Tenant goes with a base-URL path, the key selects the data.
+      assert.equal(result.title, `GET conf · ${ROSSI}`);
       const header = headerBlock(textOf(result));
+      assert.match(header, /\n\/\/ Data of the licence key's organization: Rossi Costruzioni S\.r\.l\. \(key org-rossi core, module core; no tenant is sent\)\n/);
+      assert.doesNotMatch(header, /Tenant: |Bianchi/);
       assert.match(header, /\n\/\/ {3}X-Api-Token: \[redacted\]\n/);
       assert.match(header, /\n\/\/ {3}X-Trace: file-1\n/);
       assert.ok(!textOf(result).includes('file-secret-77'), 'the secret header\'s value is in the tab');
