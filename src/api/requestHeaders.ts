@@ -16,6 +16,13 @@ const PROTECTED = new Set(
 /** Headers that must not follow a redirect to another origin. */
 export const CREDENTIAL_HEADERS: readonly string[] = [HEADER.authorization, HEADER.licenceKey, HEADER.tenant];
 
+const SECRET_HEADER = /^(authorization|authorization-key|proxy-authorization|cookie|set-cookie)$|token|secret|password|api-?key|auth/i;
+
+/** Whether a header's value is a secret by its name: never kept in history, masked wherever it is shown. */
+export function isSecretHeader(name: string): boolean {
+  return SECRET_HEADER.test(name.trim());
+}
+
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 export interface ExtraHeaders {

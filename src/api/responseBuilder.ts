@@ -34,6 +34,7 @@ export function buildResponse(prepared: PreparedRequest, sent: SentAttempt, exch
     sizeBytes: body.byteLength,
     usage: usageOf(prepared, response.headers.get(SERVICE_LIMIT_INFO_HEADER), clock, logger),
     requestHeaders: maskHeaders(sent.headers, prepared.licence?.label),
+    ...(prepared.licence ? { licence: { module: prepared.licence.module, label: prepared.licence.label, organization: prepared.licence.organization } } : {}),
     attempts: sent.attempts,
     warnings: [...prepared.warnings],
   };

@@ -70,6 +70,8 @@ export interface ApiResponse {
   usage?: QuotaReading;
   /** What was sent, with Authorization and Authorization-Key masked. */
   requestHeaders: Record<string, string>;
+  /** The public part of the licence key the call carried (its organization is what a base-URL call reads). */
+  licence?: LicenceKeyInfo;
   /** How many times it was sent (1 = no retry). */
   attempts: number;
   /** Things the user should know (e.g. an extra header that was ignored). */

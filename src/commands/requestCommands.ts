@@ -71,8 +71,8 @@ function tenantDefaults(args: unknown): { tenantId?: string } {
 function resourceTarget(args: unknown): { tenantId?: string; method: string; path: string } | undefined {
   if (typeof args !== 'object' || args === null) return undefined;
   const node = args as Partial<ResourceNode>;
-  if (node.kind === 'resource' && node.tenant && node.endpoint) {
-    return { tenantId: node.tenant.id, method: node.endpoint.method, path: node.endpoint.path };
+  if (node.kind === 'resource' && node.endpoint) {
+    return { tenantId: node.tenant?.id, method: node.endpoint.method, path: node.endpoint.path };
   }
   const plain = args as { tenantId?: unknown; method?: unknown; path?: unknown };
   if (typeof plain.path !== 'string') return undefined;

@@ -4,6 +4,7 @@
  * secret are dropped before saving, and only what the user typed is kept (not what the client added).
  */
 
+import { isSecretHeader } from '../api/requestHeaders';
 import type { Memento } from '../common/memento';
 
 /** The part of vscode.Memento used here. */
@@ -33,11 +34,8 @@ export const HISTORY_LIMIT = 50;
 /** A body larger than this is not kept (history is for re-running, not for archiving payloads). */
 export const HISTORY_BODY_LIMIT = 64 * 1024;
 
-const SECRET_HEADER = /^(authorization|authorization-key|proxy-authorization|cookie|set-cookie)$|token|secret|password|api-?key|auth/i;
-
-export function isSecretHeader(name: string): boolean {
-  return SECRET_HEADER.test(name.trim());
-}
+// The one rule of which headers are secret lives with the other header rules (the response tab masks by it too).
+export { isSecretHeader };
 
 export function sanitizeEntry(entry: HistoryEntry): HistoryEntry {
   const clean: HistoryEntry = { method: entry.method.toUpperCase(), path: entry.path, at: entry.at };

@@ -6,6 +6,8 @@ import type { TenantDirectory } from '../api/tenantDirectory';
 import type { Logger } from '../common/logger';
 import type { Views } from '../views';
 import type { ResponseLike } from '../views/responseFormat';
+import { dataSelector, responseTabKey, responseTitle, selectorLine, sentBodyText } from '../views/responsePresentation';
+import { readResponseTabPerRequest } from '../settings/editorSettings';
 import { RequestHistory } from './requestHistory';
 import { RequestInputError, type NormalizedRequest } from './requestInput';
 import { outcomeOfError, outcomeOfResponse, type NextAction, type RequestOutcome } from './requestOutcome';
@@ -163,7 +165,7 @@ export class RequestRunner {
     this.markResource(outcomeOfResponse(response), tenant, request, options);
     await this.remember(request, tenant, response.url, response.status, response.timeMs);
     if (request.preview) {
-      await this.show(summary, response, tenant);
+      await this.show(request, summary, response, tenant);
     }
     return summary;
   }
@@ -207,7 +209,7 @@ export class RequestRunner {
       };
     }
     if (request.preview && details.status !== undefined && (details.response || details.bodyText !== undefined)) {
-      await this.show(summary, failedResponse(request, details, outcome.summary), tenant);
+      await this.show(request, summary, failedResponse(request, details, outcome.summary), tenant);
     }
     this.markResource(outcome, tenant, request, options);
     if (outcome.notify) void this.offer(outcome, request, options);
@@ -228,15 +230,16 @@ export class RequestRunner {
     else await this.run({ ...request, ...next.resend }, options);
   }
 
-  private async show(summary: RequestSummary, response: ResponseLike, tenant: TenantRecord | undefined): Promise<void> {
-    const context = tenant
-      ? [vscode.l10n.t('Tenant: {0} ({1}) {2}', tenant.descrizioneAmbienteDati, tenant.codiceAmbienteDati, tenant.id)]
-      : [];
+  private async show(request: NormalizedRequest, summary: RequestSummary, response: ResponseLike, tenant: TenantRecord | undefined): Promise<void> {
+    // What selected the data (tenant, licence key's organization or the user), not merely which tenant was picked.
+    const selector = dataSelector(this.api.routeFor(request.path), tenant, response.licence);
     try {
       const opened = await this.views.responses.open(response, {
-        title: `${response.method.toUpperCase()} ${lastSegment(summary.path)} ${response.status}`,
+        title: responseTitle(response.method, summary.path, selector, response.status),
+        tabKey: responseTabKey({ ...request, bodyText: sentBodyText(request.body) }, selector, readResponseTabPerRequest()),
         receivedAt: Date.now(),
-        context,
+        context: [selectorLine(selector)],
+        request: response.requestHeaders ? { headers: response.requestHeaders, bodyText: sentBodyText(request.body) } : undefined,
       });
       summary.document = opened.uri.toString();
       summary.formatMs = opened.formatMs;
@@ -272,11 +275,6 @@ export class RequestRunner {
       this.logger.warn(`Could not save the request history: ${String(error)}`);
     }
   }
-}
-
-function lastSegment(path: string): string {
-  const segments = path.split('/').filter(Boolean);
-  return segments[segments.length - 1] ?? path;
 }
 
 /** The answer a failed call still got, as a response tab shows it, with what went wrong on top. */

@@ -4,10 +4,11 @@
  * the requests after it. Send All runs the file's requests in order, one at a time, through the same
  * client and therefore the same throttle. No `vscode` here.
  */
-import type { TenantRecord } from '../api/types';
+import type { RouteRule } from '../api/types';
 import * as l10n from '../common/l10n';
+import { dataSelector, type DataSelector } from '../views/responsePresentation';
 import { parseRequestFile, type ParsedFile, type ParsedRequest } from './parser';
-import { prepareRequest, type PreparedRequest } from './prepare';
+import { platformPath, prepareRequest, type PreparedRequest } from './prepare';
 import { FileRequestError, resultOf, sendPrepared, type SenderDeps, type SentRequest } from './sender';
 import type { SystemVariableContext } from './systemVariables';
 import type { RequestResult, VariableSources } from './variables';
@@ -162,8 +163,25 @@ export function summarize(outcomes: readonly RunOutcome[], total: number): { tex
   return { text: `${head}: ${parts.join(', ') || '-'}`, statuses, failed };
 }
 
-/** Tab title: method, request name and tenant code, e.g. "GET ditte · RC-MI". */
-export function responseTitle(outcome: RunOutcome, tenant?: TenantRecord): string {
+/**
+ * Tab title: method, request name and whose data it holds (outcomeSelector's name: the tenant's code,
+ * or the licence key's organization for a base-URL path), e.g. "GET ditte · RC-MI".
+ */
+export function responseTitle(outcome: RunOutcome, owner?: string): string {
   const method = outcome.prepared?.method ?? outcome.request.method;
-  return [`${method} ${outcome.label}`, tenant?.codiceAmbienteDati].filter(Boolean).join(' · ');
+  return [`${method} ${outcome.label}`, owner].filter(Boolean).join(' · ');
+}
+
+/**
+ * What selected the data of a sent request (views/responsePresentation.dataSelector, by the route's
+ * needsTenant): a `# @tenant` above a base-URL path only names the request, the licence key's
+ * organization selects its data. Undefined when nothing of the platform's was sent (another host) or
+ * nothing was sent.
+ */
+export function outcomeSelector(outcome: RunOutcome, routeFor: (path: string) => RouteRule | undefined, baseUrl: string): DataSelector | undefined {
+  const target = outcome.prepared?.target;
+  const sent = outcome.sent;
+  if (!target || !sent || !sent.credentials) return undefined;
+  const path = target.kind === 'path' ? target.path : platformPath(target.url, { baseUrl, clusterAddress: sent.tenant?.clusterAddress })?.path;
+  return path === undefined ? undefined : dataSelector(routeFor(path), sent.tenant, sent.response.licence);
 }

@@ -39,3 +39,8 @@ export function readRequestFilesCodeLens(): boolean {
 export function readAddressesSet(): boolean {
   return readEnvironmentList().environments.some(({ settings }) => settings.authUrl !== '' && settings.baseUrl !== '');
 }
+
+/** tenantApi.responses.tabPerRequest: a response tab per different request (else one tab for all). */
+export function readResponseTabPerRequest(): boolean {
+  return vscode.workspace.getConfiguration(SETTINGS_SECTION).get<boolean>('responses.tabPerRequest', true);
+}

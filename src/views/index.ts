@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { SessionState } from '../auth/types';
 import type { TenantDirectory } from '../api/tenantDirectory';
-import type { TenantApi } from '../api/types';
+import type { LicenceKeyInfo, TenantApi } from '../api/types';
 import type { Event } from '../common/event';
 import { silentLogger, type Logger } from '../common/logger';
 import { onSettingsChange } from '../settings/editorSettings';
@@ -23,7 +23,7 @@ export interface ViewsDeps {
    * src/api's LicenceKeyStore: a key set or cleared (here or in another window) clears the resources'
    * licence problems, and the first key set completes the walkthrough's licence step.
    */
-  licenceKeys?: { onDidChange: Event<{ module: string }>; get(module: string): Promise<unknown> };
+  licenceKeys?: { onDidChange: Event<{ module: string }>; get(module: string): Promise<LicenceKeyInfo | undefined> };
   /** Parts that outlive an environment (created once by the composition root): the view and the response tabs. */
   shared?: { tenantsView: SwitchableTreeView<TreeNode>; responses: ResponseDocuments };
 }
@@ -47,7 +47,7 @@ export const TENANTS_VIEW_ID = 'tenantApi.tenants';
 export function registerViews(context: vscode.ExtensionContext, deps: ViewsDeps): Views {
   const logger = deps.logger ?? silentLogger;
   const activeTenant = new ActiveTenantStore(context.globalState);
-  const tree = new TenantTreeProvider(deps.auth, deps.api, deps.tenants, activeTenant, logger);
+  const tree = new TenantTreeProvider(deps.auth, deps.api, deps.tenants, activeTenant, logger, deps.licenceKeys);
   const tenantsView = deps.shared?.tenantsView ?? new SwitchableTreeView<TreeNode>(TENANTS_VIEW_ID, { showCollapseAll: true });
   const treeView = tenantsView.view;
   const statusBar = new QuotaStatusBar(deps.api.quota, activeTenant, deps.tenants);
@@ -87,7 +87,11 @@ export function registerViews(context: vscode.ExtensionContext, deps: ViewsDeps)
       showActiveTenant();
       tree.redraw();
     }),
-    deps.licenceKeys?.onDidChange(() => tree.clearProblems()) ?? { dispose() {} },
+    // A key set or cleared: its resources' problems may be solved, and the key group names its organization.
+    deps.licenceKeys?.onDidChange(() => {
+      tree.clearProblems();
+      tree.redraw();
+    }) ?? { dispose() {} },
     deps.licenceKeys ? trackWalkthroughProgress({ extensionId: context.extension.id, auth: deps.auth, licenceKeys: deps.licenceKeys, logger }) : { dispose() {} },
     onSettingsChange((affects) => {
       if (affects('baseUrl') || affects('allowedHosts') || affects('environments')) deps.tenants.refresh();

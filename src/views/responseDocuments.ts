@@ -21,6 +21,8 @@ export interface OpenedResponse {
  */
 export class ResponseDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly contents = new Map<string, string>();
+  /** The tab of each request key (responsePresentation.responseTabKey). */
+  private readonly byKey = new Map<string, vscode.Uri>();
   private readonly changes = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changes.event;
   private counter = 0;
@@ -38,27 +40,45 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
     );
   }
 
-  /** Formats the response and shows it in a read-only tab beside the current editor. */
-  async open(response: ResponseLike, options: ResponseFormatOptions & { title: string; preserveFocus?: boolean }): Promise<OpenedResponse> {
+  /**
+   * Formats the response and shows it in a read-only tab beside the current editor: the tab of
+   * `tabKey` (see responsePresentation.responseTabKey), updated in place, or a new one when the key
+   * is new. A new title (another status) replaces that key's tab; other keys' tabs stay open.
+   */
+  async open(
+    response: ResponseLike,
+    options: ResponseFormatOptions & { title: string; tabKey: string; preserveFocus?: boolean },
+  ): Promise<OpenedResponse> {
     const started = performance.now();
     const formatted = formatResponse(response, { locale: vscode.env.language, ...options });
     const formatMs = performance.now() - started;
-    this.counter++;
     const extension = formatted.languageId === 'jsonc' ? 'jsonc' : 'txt';
     const name = `${options.title.replace(/[\\/:*?"<>|#?%]+/g, ' ').trim() || 'response'}.${extension}`;
-    const uri = vscode.Uri.from({ scheme: RESPONSE_SCHEME, path: `/${this.counter}/${name}` });
+    const uri = await this.tabFor(options.tabKey, name);
     this.remember(uri.toString(), formatted.text);
+    this.changes.fire(uri);
     let document = await vscode.workspace.openTextDocument(uri);
+    await contentShown(document, formatted.text);
     if (document.languageId !== formatted.languageId) {
       document = await vscode.languages.setTextDocumentLanguage(document, formatted.languageId);
     }
     const editor = await vscode.window.showTextDocument(document, {
-      preview: true,
+      preview: false,
       preserveFocus: options.preserveFocus ?? false,
       viewColumn: this.responseColumn(),
     });
     this.lastColumn = editor.viewColumn;
     return { uri, formatMs, openMs: performance.now() - started, prettyPrinted: formatted.prettyPrinted };
+  }
+
+  /** The tab's address: the key's own while its name stays, else a new one (its old tab closed). */
+  private async tabFor(tabKey: string, name: string): Promise<vscode.Uri> {
+    const known = this.byKey.get(tabKey);
+    if (known && known.path.endsWith(`/${name}`)) return known;
+    if (known) await closeTabs(known);
+    const uri = vscode.Uri.from({ scheme: RESPONSE_SCHEME, path: `/${++this.counter}/${name}` });
+    this.byKey.set(tabKey, uri);
+    return uri;
   }
 
   /**
@@ -74,6 +94,8 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
   }
 
   private remember(key: string, text: string): void {
+    // Re-inserted, so the oldest response is the one sent longest ago.
+    this.contents.delete(key);
     this.contents.set(key, text);
     while (this.contents.size > KEPT_RESPONSES) {
       const oldest = this.contents.keys().next().value as string;
@@ -85,5 +107,29 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
     this.registration.dispose();
     this.changes.dispose();
     this.contents.clear();
+    this.byKey.clear();
   }
+}
+
+async function closeTabs(uri: vscode.Uri): Promise<void> {
+  const tabs = vscode.window.tabGroups.all
+    .flatMap((group) => group.tabs)
+    .filter((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri.toString());
+  if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
+}
+
+/** Waits (briefly) until an updated document shows its new text, so callers read what was shown. */
+async function contentShown(document: vscode.TextDocument, text: string): Promise<void> {
+  if (document.getText() === text) return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(done, 2000);
+    const subscription = vscode.workspace.onDidChangeTextDocument((event) => {
+      if (event.document === document && document.getText() === text) done();
+    });
+    function done(): void {
+      clearTimeout(timer);
+      subscription.dispose();
+      resolve();
+    }
+  });
 }

@@ -9,12 +9,14 @@
 import type { ApiResponse } from '../api/types';
 import * as l10n from '../common/l10n';
 import { redact } from '../common/redact';
+import { shownHeaderValue } from './responsePresentation';
 
 /** What the response tab shows: the API client's response, plus how the call went. */
 export type ResponseLike = Pick<
   ApiResponse,
   'method' | 'url' | 'status' | 'statusText' | 'headers' | 'bodyText' | 'json' | 'timeMs' | 'sizeBytes'
-> & {
+> &
+  Partial<Pick<ApiResponse, 'requestHeaders' | 'licence'>> & {
   attempts?: number;
   warnings?: string[];
 };
@@ -28,6 +30,8 @@ export interface ResponseFormatOptions {
   receivedAt?: number;
   /** Extra lines for the header block, e.g. the tenant the call was made for. */
   context?: string[];
+  /** The request as sent: its headers (secret ones are masked here) and its body. */
+  request?: { headers: Record<string, string>; bodyText?: string };
   locale?: string;
 }
 
@@ -166,11 +170,30 @@ function headerLines(response: ResponseLike, options: ResponseFormatOptions, bod
       ),
     );
   }
+  if (options.request) lines.push('', ...requestLines(options.request, options.locale));
   lines.push('');
   lines.push(l10n.t('Response headers'));
   for (const name of Object.keys(response.headers).sort()) {
     lines.push(`  ${name}: ${response.headers[name]}`);
   }
+  return lines;
+}
+
+/** Shown of a request body: enough to recognize it, never enough to slow the tab down. */
+export const REQUEST_BODY_SHOWN_CHARS = 4096;
+
+/** The request part of the header block: its headers as sent (secrets masked), then its body if any. */
+function requestLines(request: NonNullable<ResponseFormatOptions['request']>, locale: string | undefined): string[] {
+  const lines = [l10n.t('Request headers')];
+  for (const name of Object.keys(request.headers).sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()))) {
+    lines.push(`  ${name}: ${shownHeaderValue(name, request.headers[name])}`);
+  }
+  const body = request.bodyText;
+  if (body === undefined || body === '') return lines;
+  lines.push(l10n.t('Request body ({0})', formatBytes(Buffer.byteLength(body), locale)));
+  const shown = body.length > REQUEST_BODY_SHOWN_CHARS ? body.slice(0, REQUEST_BODY_SHOWN_CHARS) : body;
+  for (const line of shown.split(/\r?\n/)) lines.push(`  ${line}`);
+  if (shown.length < body.length) lines.push(`  ${l10n.t('… {0} more characters', body.length - shown.length)}`);
   return lines;
 }
 

@@ -1,16 +1,20 @@
 import * as vscode from 'vscode';
 import type { SessionState } from '../auth/types';
-import type { TenantApi } from '../api/types';
+import type { LicenceKeyInfo, TenantApi } from '../api/types';
 import { TENANT_LIST_PATH } from '../api/apiClient';
 import type { TenantDirectory } from '../api/tenantDirectory';
 import type { Logger } from '../common/logger';
 import type { ActiveTenantStore } from './activeTenant';
+import { dataSelector } from './responsePresentation';
 import {
   accountChildren,
   accountNodes,
+  keyGroupChildren,
   present,
   resourceId,
+  splitResources,
   tenantChildren,
+  type KeyGroupNode,
   type MessageNode,
   type ResourceProblem,
   type TreeNode,
@@ -44,6 +48,8 @@ export class TenantTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     private readonly tenants: TenantDirectory,
     private readonly activeTenant: ActiveTenantStore,
     private readonly logger: Logger,
+    /** The public part of each module's licence key: its organization is what a base-URL resource reads. */
+    private readonly licenceKeys?: { get(module: string): Promise<LicenceKeyInfo | undefined> },
   ) {
     this.subscription = tenants.onDidChange((change) => {
       if (change.kind === 'listings') this.changes.fire();
@@ -103,18 +109,36 @@ export class TenantTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     switch (node.kind) {
       case 'account': {
         if (node.active && !this.tenants.listing(node.account.id)) void this.tenants.load(node.account.id);
-        return accountChildren(node, this.tenants.listing(node.account.id), this.activeTenant.get()?.id);
+        return accountChildren(node, this.tenants.listing(node.account.id), this.activeTenant.get()?.id, {
+          keyResources: this.resources().notTenantScoped.length > 0,
+        });
       }
       case 'tenant':
-        // The tenant listing is what this tree is built from, not a resource of a tenant.
-        return tenantChildren(
-          node,
-          this.api.endpoints().filter((endpoint) => endpoint.path !== TENANT_LIST_PATH),
-          this.problems,
-        );
+        return tenantChildren(node, this.resources().tenantScoped, this.problems);
+      case 'keyGroup':
+        return this.keyGroupChildren(node);
       default:
         return [];
     }
+  }
+
+  /** The known resources by what selects their data. The tenant listing is what this tree is built from, not a resource. */
+  private resources(): ReturnType<typeof splitResources> {
+    const endpoints = this.api.endpoints().filter((endpoint) => endpoint.path !== TENANT_LIST_PATH);
+    return splitResources(endpoints, (path) => this.api.routeFor(path));
+  }
+
+  private async keyGroupChildren(node: KeyGroupNode): Promise<TreeNode[]> {
+    const entries = await Promise.all(
+      this.resources().notTenantScoped.map(async ({ endpoint, route }) => {
+        const licence = route?.module ? await this.licenceKeys?.get(route.module).catch(() => undefined) : undefined;
+        // Only the public part: the key itself never reaches the tree.
+        const info = licence ? { module: licence.module, label: licence.label, organization: licence.organization } : undefined;
+        const selector = dataSelector(route, undefined, info);
+        return selector.kind === 'tenant' ? [] : [{ endpoint, selector }];
+      }),
+    );
+    return keyGroupChildren(node, entries.flat());
   }
 
   private accountsError(error: unknown): MessageNode {

@@ -6,7 +6,9 @@
 import * as l10n from '../common/l10n';
 import type { AccountInfo } from '../auth/types';
 import type { TenantListing } from '../api/tenantDirectory';
-import type { EndpointDefinition, TenantRecord } from '../api/types';
+import { needsTenant } from '../api/routes';
+import type { EndpointDefinition, RouteRule, TenantRecord } from '../api/types';
+import { selectorLine, selectorName, type DataSelector } from './responsePresentation';
 
 export interface NodeAction {
   command: string;
@@ -37,9 +39,19 @@ export interface ResourceProblem {
 export interface ResourceNode {
   kind: 'resource';
   id: string;
-  tenant: TenantRecord;
+  /** The tenant whose data it reads; absent for a resource that is not tenant-scoped (see `selector`). */
+  tenant?: TenantRecord;
+  /** What selects the data of a resource that is not tenant-scoped (the licence key's organization). */
+  selector?: Exclude<DataSelector, { kind: 'tenant' }>;
   endpoint: EndpointDefinition;
   problem?: ResourceProblem;
+}
+
+/** Under the active account: the resources no tenant selects (base-URL routes), beside the tenants. */
+export interface KeyGroupNode {
+  kind: 'keyGroup';
+  id: string;
+  accountId: string;
 }
 
 export interface MessageNode {
@@ -53,7 +65,7 @@ export interface MessageNode {
   action?: NodeAction;
 }
 
-export type TreeNode = AccountNode | TenantNode | ResourceNode | MessageNode;
+export type TreeNode = AccountNode | TenantNode | KeyGroupNode | ResourceNode | MessageNode;
 
 /** What the tenant directory knows of an account's tenants (src/api/tenantDirectory.ts). */
 export type TenantsState = TenantListing;
@@ -89,11 +101,15 @@ export function accountNodes(accounts: AccountInfo[], activeAccountId: string | 
   }));
 }
 
-/** Children of an account node. Only the active account's tenants are listed (calls use its token). */
+/**
+ * Children of an account node. Only the active account's tenants are listed (calls use its token),
+ * then, with `keyResources`, the group of resources that no tenant selects.
+ */
 export function accountChildren(
   node: AccountNode,
   state: TenantsState | undefined,
   activeTenantId: string | undefined,
+  options: { keyResources?: boolean } = {},
 ): TreeNode[] {
   const prefix = `${node.id}/`;
   if (!node.active) {
@@ -111,6 +127,7 @@ export function accountChildren(
     return [{ kind: 'message', id: `${prefix}loading`, message: l10n.t('Loading tenants…'), icon: 'loading' }];
   }
   if (state.kind === 'error') return [errorNode(prefix, state)];
+  const keyGroup: TreeNode[] = options.keyResources ? [{ kind: 'keyGroup', id: `${prefix}key-resources`, accountId: node.account.id }] : [];
   if (state.tenants.length === 0) {
     return [
       {
@@ -121,14 +138,48 @@ export function accountChildren(
         icon: 'info',
         action: { command: COMMANDS.refresh, title: l10n.t('Refresh Tenants') },
       },
+      ...keyGroup,
     ];
   }
-  return state.tenants.map((tenant) => ({
+  const tenants = state.tenants.map((tenant): TenantNode => ({
     kind: 'tenant',
     id: `${prefix}tenant:${tenant.id}`,
     tenant,
     accountId: node.account.id,
     active: tenant.id === activeTenantId,
+  }));
+  return [...tenants, ...keyGroup];
+}
+
+/**
+ * The known GET resources split by what selects their data (the one rule: needsTenant of their
+ * route): under each tenant the tenant-scoped ones, in the key group the others.
+ */
+export function splitResources(
+  endpoints: readonly EndpointDefinition[],
+  routeFor: (path: string) => RouteRule | undefined,
+): { tenantScoped: EndpointDefinition[]; notTenantScoped: Array<{ endpoint: EndpointDefinition; route: RouteRule | undefined }> } {
+  const gets = endpoints.filter((endpoint) => endpoint.method.toUpperCase() === 'GET');
+  const tenantScoped: EndpointDefinition[] = [];
+  const notTenantScoped: Array<{ endpoint: EndpointDefinition; route: RouteRule | undefined }> = [];
+  for (const endpoint of gets) {
+    const route = routeFor(endpoint.path);
+    if (needsTenant(route)) tenantScoped.push(endpoint);
+    else notTenantScoped.push({ endpoint, route });
+  }
+  return { tenantScoped, notTenantScoped };
+}
+
+/** The key group's resources, each with what selects its data (the licence key's organization, or the user). */
+export function keyGroupChildren(
+  node: KeyGroupNode,
+  resources: ReadonlyArray<{ endpoint: EndpointDefinition; selector: Exclude<DataSelector, { kind: 'tenant' }> }>,
+): ResourceNode[] {
+  return resources.map(({ endpoint, selector }) => ({
+    kind: 'resource',
+    id: `${node.id}/${endpoint.method.toUpperCase()} ${endpoint.path}`,
+    selector,
+    endpoint,
   }));
 }
 
@@ -253,28 +304,19 @@ export function present(node: TreeNode): NodePresentation {
         collapsible: node.active ? 'expanded' : 'collapsed',
       };
     }
-    case 'resource': {
-      const { endpoint } = node;
-      const tooltip = [
-        `**${escapeMarkdown(endpoint.label)}**`,
-        `\`${endpoint.method.toUpperCase()} ${endpoint.path}\``,
-        l10n.t('Tenant: {0}', escapeMarkdown(node.tenant.descrizioneAmbienteDati)),
-      ];
-      if (node.problem) tooltip.push(`$(warning) ${escapeMarkdown(node.problem.message)}`);
+    case 'keyGroup':
       return {
-        label: endpoint.label,
-        description: node.problem ? node.problem.message : `${endpoint.method.toUpperCase()} ${endpoint.path}`,
-        tooltip: tooltip.join('\n\n'),
-        contextValue: 'resource',
-        icon: node.problem ? 'warning' : 'symbol-interface',
-        collapsible: 'none',
-        command: node.problem?.action ?? {
-          command: COMMANDS.openResource,
-          title: l10n.t('Open Resource'),
-          args: [{ tenantId: node.tenant.id, method: endpoint.method, path: endpoint.path }],
-        },
+        label: l10n.t("Data of the licence key's organization"),
+        description: l10n.t('no tenant is sent'),
+        tooltip: l10n.t(
+          "These resources are served by the base URL without a tenant (no User-Tenant header): their data are those of the organization that holds the licence key of their module, whichever tenant you work in.",
+        ),
+        contextValue: 'keyGroup',
+        icon: 'key',
+        collapsible: 'expanded',
       };
-    }
+    case 'resource':
+      return presentResource(node);
     case 'message':
       return {
         label: node.message,
@@ -286,6 +328,34 @@ export function present(node: TreeNode): NodePresentation {
         command: node.action,
       };
   }
+}
+
+function presentResource(node: ResourceNode): NodePresentation {
+  const { endpoint } = node;
+  const request = `${endpoint.method.toUpperCase()} ${endpoint.path}`;
+  const tooltip = [`**${escapeMarkdown(endpoint.label)}**`, `\`${request}\``];
+  if (node.tenant) tooltip.push(l10n.t('Tenant: {0}', escapeMarkdown(node.tenant.descrizioneAmbienteDati)));
+  else if (node.selector) tooltip.push(escapeMarkdown(selectorLine(node.selector)));
+  if (node.problem) tooltip.push(`$(warning) ${escapeMarkdown(node.problem.message)}`);
+  return {
+    label: endpoint.label,
+    description: node.problem ? node.problem.message : node.selector ? `${selectedBy(node.selector)} · ${request}` : request,
+    tooltip: tooltip.join('\n\n'),
+    contextValue: 'resource',
+    icon: node.problem ? 'warning' : 'symbol-interface',
+    collapsible: 'none',
+    command: node.problem?.action ?? {
+      command: COMMANDS.openResource,
+      title: l10n.t('Open Resource'),
+      args: [{ ...(node.tenant ? { tenantId: node.tenant.id } : {}), method: endpoint.method, path: endpoint.path }],
+    },
+  };
+}
+
+/** Who the data of a resource outside any tenant belong to, in a few words. */
+function selectedBy(selector: Exclude<DataSelector, { kind: 'tenant' }>): string {
+  if (selector.kind === 'user') return l10n.t('your sign-in');
+  return selectorName(selector) ?? l10n.t('no licence key for {0}', selector.module);
 }
 
 function escapeMarkdown(text: string): string {

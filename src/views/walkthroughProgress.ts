@@ -97,5 +97,9 @@ export function trackWalkthroughProgress(deps: WalkthroughProgressDeps): vscode.
     vscode.workspace.onDidOpenTextDocument((document) => {
       if (showsResponse(document)) void markDone('sendRequest');
     }),
+    // A request sent again reuses its response tab, whose document may still be open: shown counts too.
+    vscode.window.onDidChangeVisibleTextEditors((editors) => {
+      if (editors.some((editor) => showsResponse(editor.document))) void markDone('sendRequest');
+    }),
   );
 }

@@ -4,7 +4,8 @@ import { curlForPrepared } from '../curl';
 import { requestAtLine } from '../parser';
 import { prepareRequest } from '../prepare';
 import { findTenant, type FileTenants } from '../sender';
-import { labelOf, responseTitle, summarize, type RequestFileRunner, type RunOutcome } from '../runner';
+import { labelOf, outcomeSelector, responseTitle, summarize, type RequestFileRunner, type RunOutcome } from '../runner';
+import { selectorLine, selectorName } from '../../views/responsePresentation';
 import { isRequestDocument, ParsedDocuments, requestDocument } from './documents';
 import { FileResponseTabs, requestContextLines } from './responseTabs';
 
@@ -95,6 +96,12 @@ async function sendOne(document: vscode.TextDocument, index: number, deps: Comma
   return show(document, outcome, deps, true);
 }
 
+/** Whose data an outcome's response holds, for its title. */
+function ownerName(outcome: RunOutcome, deps: CommandDeps): string | undefined {
+  const selector = outcomeSelector(outcome, (path) => deps.api.routeFor(path), deps.baseUrl());
+  return selector && selectorName(selector);
+}
+
 /** Opens or updates the response tab of an outcome and tells the user about warnings and errors. */
 async function show(document: vscode.TextDocument, outcome: RunOutcome, deps: CommandDeps, notify = false): Promise<SendResult> {
   const warnings = outcome.sent?.warnings ?? [];
@@ -105,11 +112,11 @@ async function show(document: vscode.TextDocument, outcome: RunOutcome, deps: Co
     if (outcome.error) void vscode.window.showErrorMessage(outcome.error.message);
   }
   if (!response) return result;
-  const tenant = outcome.sent?.tenant;
-  result.title = responseTitle(outcome, tenant);
+  const selector = outcomeSelector(outcome, (path) => deps.api.routeFor(path), deps.baseUrl());
+  result.title = responseTitle(outcome, selector && selectorName(selector));
   const source = `${vscode.workspace.asRelativePath(document.uri)}:${outcome.request.requestLine + 1}`;
   const context = requestContextLines(response, {
-    tenant: tenant ? `${tenant.codiceAmbienteDati} (${tenant.descrizioneAmbienteDati})` : undefined,
+    selectedBy: selector && selectorLine(selector),
     bodyBytes: outcome.prepared?.body === undefined ? undefined : Buffer.byteLength(outcome.prepared.body),
     source,
     secrets: outcome.prepared?.secrets ?? [],
@@ -142,7 +149,7 @@ async function sendAll(document: vscode.TextDocument, deps: CommandDeps): Promis
   const summary = summarize(outcomes, total);
   const results: SendResult[] = outcomes.map((outcome) => ({
     label: outcome.label,
-    title: responseTitle(outcome, outcome.sent?.tenant),
+    title: responseTitle(outcome, ownerName(outcome, deps)),
     status: outcome.sent?.response.status ?? outcome.error?.response?.status,
     error: outcome.error && { kind: outcome.error.kind, message: outcome.error.message },
     warnings: outcome.sent?.warnings ?? [],

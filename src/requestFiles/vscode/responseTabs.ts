@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ApiResponse } from '../../api/types';
 import { formatBytes, formatResponse } from '../../views/responseFormat';
+import { shownHeaderValue } from '../../views/responsePresentation';
 
 export const FILE_RESPONSE_SCHEME = 'tenant-api-file-response';
 
@@ -92,13 +93,15 @@ function maskResponse(response: ApiResponse, secrets: readonly string[]): ApiRes
 /** The request part of the header block: method, URL, headers as sent (credentials masked), body size. */
 export function requestContextLines(
   response: ApiResponse,
-  options: { tenant?: string; bodyBytes?: number; source: string; secrets: readonly string[]; locale: string },
+  options: { selectedBy?: string; bodyBytes?: number; source: string; secrets: readonly string[]; locale: string },
 ): string[] {
   const lines = [vscode.l10n.t('Request: {0}', options.source)];
-  if (options.tenant) lines.push(vscode.l10n.t('Tenant: {0}', options.tenant));
+  // What selected the data (responsePresentation.selectorLine): the tenant, or the licence key's organization.
+  if (options.selectedBy) lines.push(options.selectedBy);
   lines.push(vscode.l10n.t('Request headers'));
   for (const name of Object.keys(response.requestHeaders).sort()) {
-    lines.push(`  ${name}: ${mask(response.requestHeaders[name], options.secrets)}`);
+    // Masked by name (the one isSecretHeader rule, also for a secret header written in the file) and by value.
+    lines.push(`  ${name}: ${mask(shownHeaderValue(name, response.requestHeaders[name]), options.secrets)}`);
   }
   lines.push(vscode.l10n.t('Request body: {0}', options.bodyBytes === undefined ? vscode.l10n.t('none') : formatBytes(options.bodyBytes, options.locale)));
   return lines;

@@ -120,6 +120,8 @@ describe('ApiClient (stub fetch)', () => {
     assert.deepEqual(response.json, { ok: true });
     assert.deepEqual(response.requestHeaders['Authorization-Key'], '*** (Rossi core)');
     assert.equal(response.requestHeaders['Authorization'], 'Bearer ***');
+    // Which key's organization selected the data: its public part, never the key.
+    assert.deepEqual(response.licence, { module: 'core', label: 'Rossi core', organization: 'Rossi' });
     assert.ok(!JSON.stringify(response).includes('CORE1') && !JSON.stringify(response).includes('token-1'));
   });
 

@@ -4,7 +4,7 @@ import type { ApiRequest, ApiResponse, TenantRecord } from '../../../src/api/typ
 import { curlForPrepared } from '../../../src/requestFiles/curl';
 import { parseRequestFile } from '../../../src/requestFiles/parser';
 import { prepareRequest } from '../../../src/requestFiles/prepare';
-import { RequestFileRunner, responseTitle, summarize, type RunOutcome } from '../../../src/requestFiles/runner';
+import { RequestFileRunner, outcomeSelector, responseTitle, summarize, type RunOutcome } from '../../../src/requestFiles/runner';
 import { defaultSystemContext } from '../../../src/requestFiles/systemVariables';
 
 const tenants: TenantRecord[] = [
@@ -147,7 +147,20 @@ describe('requestFiles/runner', () => {
       ({ label: 'x', request: parseRequestFile('GET /a').requests[0], dependencies: [], ...(status ? { sent: { response: { status } } } : { error: { kind: 'tenant', message: 'm' } }) }) as unknown as RunOutcome;
     assert.equal(summarize([outcome(200), outcome(404), outcome(200), outcome()], 4).text, '4 requests: 2 × 200, 1 × 404, 1 not sent');
     const named = { ...outcome(200), label: 'ditte' };
-    assert.equal(responseTitle(named, tenants[0]), 'GET ditte · RC-MI');
+    assert.equal(responseTitle(named, 'RC-MI'), 'GET ditte · RC-MI');
+  });
+
+  it('says what selected the data: the tenant on a cluster path, the licence key\'s organization on a base path even under # @tenant', () => {
+    const routes = new RouteTable();
+    const licence = { module: 'core', label: 'Rossi core', organization: 'Rossi Costruzioni' };
+    const sentTo = (target: unknown, credentials = true): RunOutcome =>
+      ({ label: 'x', dependencies: [], prepared: { method: 'GET', target }, sent: { tenant: tenants[0], credentials, warnings: [], response: { status: 200, licence } } }) as unknown as RunOutcome;
+    const select = (outcome: RunOutcome) => outcomeSelector(outcome, (path) => routes.match(path), 'http://b');
+    assert.equal(select(sentTo({ kind: 'path', path: '/efat/api/v1/ditte' }))?.kind, 'tenant');
+    assert.deepEqual(select(sentTo({ kind: 'path', path: '/api/configurazioni' })), { kind: 'licenceKey', module: 'core', licence });
+    assert.deepEqual(select(sentTo({ kind: 'absolute', url: new URL('http://b/api/configurazioni?x=1') }))?.kind, 'licenceKey');
+    assert.equal(select(sentTo({ kind: 'absolute', url: new URL('http://elsewhere/api/configurazioni') }, false)), undefined);
+    assert.equal(select({ ...sentTo({ kind: 'path', path: '/api/configurazioni' }), sent: undefined }), undefined);
   });
 
   it('copies a request as cURL with the platform host and masked credentials', () => {

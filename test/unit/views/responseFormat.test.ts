@@ -41,6 +41,40 @@ describe('responseFormat', () => {
     assert.equal(languageId, 'jsonc');
   });
 
+  it('shows the request as sent between the context and the response headers, secret headers masked', () => {
+    const request = {
+      headers: {
+        Accept: 'application/json',
+        Authorization: 'Bearer eyJ.token-value.sig',
+        'Authorization-Key': '*** (Rossi core)',
+        'X-Api-Token': 'sekret-123',
+        'User-Tenant': 't-mi',
+      },
+      bodyText: '{"descrizione":"Nuova"}\nsecond line',
+    };
+    const { text } = formatResponse(response({ method: 'POST' }), { context: ['Tenant: Rossi Milano (RC-MI) t-mi'], request });
+    const header = text.split('\n').filter((line) => line.startsWith('//'));
+    const start = header.indexOf('// Request headers');
+    assert.ok(start > header.indexOf('// Tenant: Rossi Milano (RC-MI) t-mi'), header.join('\n'));
+    assert.deepEqual(header.slice(start, start + 9), [
+      '// Request headers',
+      '//   Accept: application/json',
+      '//   Authorization: [redacted]',
+      '//   Authorization-Key: [redacted] (Rossi core)',
+      '//   User-Tenant: t-mi',
+      '//   X-Api-Token: [redacted]',
+      '// Request body (35 B)',
+      '//   {"descrizione":"Nuova"}',
+      '//   second line',
+    ]);
+    assert.ok(header.indexOf('// Response headers') > start + 8);
+    assert.ok(!text.includes('token-value') && !text.includes('sekret-123'));
+    // A GET has no body line; a long body is cut.
+    assert.ok(!formatResponse(response(), { request: { headers: {} } }).text.includes('Request body'));
+    const long = formatResponse(response(), { request: { headers: {}, bodyText: 'x'.repeat(5000) } }).text;
+    assert.match(long, /\/\/ {3}… 904 more characters/);
+  });
+
   it('pretty-prints a JSON body so that it parses back to the same value', () => {
     const r = response();
     const { text, prettyPrinted } = formatResponse(r);

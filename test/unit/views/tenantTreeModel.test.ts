@@ -1,12 +1,17 @@
 import * as assert from 'node:assert/strict';
 import type { AccountInfo } from '../../../src/auth/types';
 import type { EndpointDefinition, TenantRecord } from '../../../src/api/types';
+import { RouteTable } from '../../../src/api/routes';
+import { dataSelector } from '../../../src/views/responsePresentation';
 import {
   accountChildren,
   accountNodes,
+  keyGroupChildren,
   present,
   resourceId,
+  splitResources,
   tenantChildren,
+  type KeyGroupNode,
   type MessageNode,
   type TenantNode,
 } from '../../../src/views/tenantTreeModel';
@@ -90,6 +95,39 @@ describe('tenantTreeModel', () => {
     const children = tenantChildren(nodes[1], endpoints, new Map());
     assert.equal(children.length, 1);
     assert.equal((children[0] as MessageNode).message, 'Host not allowed');
+  });
+
+  it('lists tenant-scoped resources under the tenants, the others apart, by the route table\'s needsTenant', () => {
+    const table = new RouteTable([{ prefix: '/api/tenanted/', host: 'base', module: 'core', tenantScoped: true }]);
+    const all = [...endpoints, { label: 'Per tenant', method: 'GET', path: '/api/tenanted/x' }, { label: 'Me', method: 'GET', path: '/v10/me' }];
+    const { tenantScoped, notTenantScoped } = splitResources(all, (path) => table.match(path));
+    assert.deepEqual(tenantScoped.map((endpoint) => endpoint.label), ['Ditte', 'Per tenant']);
+    assert.deepEqual(notTenantScoped.map(({ endpoint }) => endpoint.label), ['Configurazioni', 'Me']);
+    const roots = accountChildren(active, { kind: 'loaded', tenants }, undefined, { keyResources: true });
+    assert.deepEqual(roots.map((node) => node.kind), ['tenant', 'tenant', 'keyGroup']);
+    assert.equal(accountChildren(active, { kind: 'loaded', tenants }, undefined).at(-1)?.kind, 'tenant');
+    assert.equal(accountChildren(active, { kind: 'loaded', tenants: [] }, undefined, { keyResources: true }).at(-1)?.kind, 'keyGroup');
+  });
+
+  it('names the licence key\'s organization, not a tenant, for a resource outside every tenant', () => {
+    const table = new RouteTable();
+    const group = accountChildren(active, { kind: 'loaded', tenants }, undefined, { keyResources: true }).at(-1) as KeyGroupNode;
+    const shownGroup = present(group);
+    assert.equal(shownGroup.label, "Data of the licence key's organization");
+    assert.equal(shownGroup.collapsible, 'expanded');
+    const licence = { module: 'core', label: 'Rossi core', organization: 'Rossi Costruzioni S.r.l.' };
+    const [withKey, withoutKey, user] = keyGroupChildren(group, [
+      { endpoint: endpoints[0], selector: dataSelector(table.match('/api/configurazioni'), undefined, licence) as never },
+      { endpoint: endpoints[0], selector: dataSelector(table.match('/api/configurazioni'), undefined, undefined) as never },
+      { endpoint: { label: 'Me', method: 'GET', path: '/v10/me' }, selector: { kind: 'user' } },
+    ]).map(present);
+    assert.equal(withKey.description, 'Rossi Costruzioni S.r.l. · GET /api/configurazioni');
+    assert.match(withKey.tooltip ?? '', /Rossi Costruzioni S\\\.r\\\.l\\\./);
+    assert.doesNotMatch(withKey.tooltip ?? '', /Tenant:/);
+    assert.deepEqual(withKey.command?.args, [{ method: 'GET', path: '/api/configurazioni' }], 'opened without a tenant');
+    assert.equal(withKey.contextValue, 'resource');
+    assert.equal(withoutKey.description, 'no licence key for core · GET /api/configurazioni');
+    assert.equal(user.description, 'your sign-in · GET /v10/me');
   });
 
   it('uses the context values the manifest menus expect', () => {

@@ -53,7 +53,8 @@ async function switchTo(name: string): Promise<void> {
 /** Tenant names in the Tenants view once the account's tenants are listed. */
 async function tenantLabels(): Promise<string[]> {
   const roots = await loadedTree(await workbenchApi(), 2);
-  return (roots.find((root) => root.contextValue === 'account')?.children ?? []).map((item) => item.label).sort();
+  const children = roots.find((root) => root.contextValue === 'account')?.children ?? [];
+  return children.filter((item) => item.contextValue !== 'keyGroup').map((item) => item.label).sort();
 }
 
 const userTenants = (sandbox: Sandbox, username: string) => {
