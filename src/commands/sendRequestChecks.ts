@@ -66,7 +66,7 @@ export async function askRoute(deps: FlowDeps, state: FlowState): Promise<Step> 
   for (;;) {
     const host = await pick<HostItem>(hostItems(deps), {
       title: title(vscode.l10n.t('host for {0}', prefix)),
-      placeholder: vscode.l10n.t('No rule is known for {0} yet: which host serves it? (asked once, then remembered in tenantApi.routes)', prefix),
+      placeholder: vscode.l10n.t('Which host serves {0}? (asked once: saved in tenantApi.routes)', prefix),
       back: true,
     });
     if (host === undefined || host === BACK) return outcome(host);
