@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { StepOutcome } from './stepSequence';
 
 /*
  * The pieces the Send Request steps are made of: a quick pick, an input box, Back, and the title that
@@ -9,7 +10,7 @@ export const BACK = Symbol('back');
 /** What pick() and input() resolve with: a value, Back, or undefined when the user cancelled. */
 export type StepResult<T> = T | typeof BACK | undefined;
 /** What a step resolves with. */
-export type Step = 'next' | 'back' | 'cancel';
+export type Step = StepOutcome;
 
 export function outcome(result: StepResult<unknown>): Step {
   return result === undefined ? 'cancel' : result === BACK ? 'back' : 'next';

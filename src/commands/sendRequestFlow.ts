@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import { needsTenant, proposeRule } from '../api/routes';
 import type { TenantRecord } from '../api/types';
-import { readBaseUrl } from '../settings/editorSettings';
 import { formatQuery } from './requestHistory';
 import { BACK, input, isProblemItem, outcome, pick, problemItem, settleOnce, title, trackStep, type Step } from './quickInputSteps';
+import { runSteps } from './stepSequence';
 import { askRoute, ensureSignedIn, offerLicenceKey, type FlowDeps, type FlowState } from './sendRequestChecks';
 import {
   METHODS,
@@ -38,7 +38,7 @@ export async function askForRequest(deps: FlowDeps, initial: Partial<SendRequest
     () => askBody(state),
     () => askHeaders(state),
   ];
-  if (!(await runSteps(steps))) return undefined;
+  if (!(await runSteps(steps, trackStep))) return undefined;
   const headers = parseHeaderText(state.headers ?? '');
   return normalizeArgs({
     method: state.method,
@@ -48,31 +48,6 @@ export async function askForRequest(deps: FlowDeps, initial: Partial<SendRequest
     body: state.body,
     headers: 'headers' in headers ? headers.headers : {},
   });
-}
-
-/**
- * Runs the steps in order; false when the user cancelled. A step that does not apply (no tenant for a
- * base path, no body for GET, a key already set) returns at once without showing anything; Back skips
- * such steps too, so remember which steps really asked, and keep going back past one that did not.
- */
-async function runSteps(steps: Array<() => Promise<Step>>): Promise<boolean> {
-  const asked: number[] = [];
-  let index = 0;
-  let goingBack = false;
-  while (index < steps.length) {
-    const shown = trackStep();
-    const result = await steps[index]();
-    if (result === 'cancel') return false;
-    if (result === 'back' || (goingBack && !shown.value && asked.length > 0)) {
-      index = asked.pop() ?? 0;
-      goingBack = true;
-      continue;
-    }
-    goingBack = false;
-    if (shown.value) asked.push(index);
-    index++;
-  }
-  return true;
 }
 
 async function pickMethod(deps: Pick<FlowDeps, 'lastMethod'>, state: FlowState): Promise<Step> {
@@ -89,7 +64,7 @@ async function pickMethod(deps: Pick<FlowDeps, 'lastMethod'>, state: FlowState):
   if (picked === undefined || picked === BACK) return outcome(picked);
   state.method = picked.label;
   if (!methodTakesBody(state.method)) state.body = undefined;
-  await deps.lastMethod.set(state.method);
+  void deps.lastMethod.set(state.method);
   return 'next';
 }
 
@@ -164,17 +139,15 @@ async function pickPath(deps: FlowDeps, state: FlowState): Promise<Step> {
 
 async function pickTenant(deps: FlowDeps, state: FlowState): Promise<Step> {
   const route = deps.api.routeFor(state.path ?? '/');
-  const tenantNeeded = needsTenant(route);
-  if (route && !tenantNeeded) {
+  // askRoute ran before: every path has a rule here, and only a tenant-scoped one asks for a tenant.
+  if (!needsTenant(route)) {
     state.tenant = null;
     return 'next';
   }
   const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem & { tenant?: TenantRecord | null }>();
-  const baseTitle = title(tenantNeeded ? vscode.l10n.t('tenant') : vscode.l10n.t('host'));
+  const baseTitle = title(vscode.l10n.t('tenant'));
   quickPick.title = baseTitle;
-  quickPick.placeholder = tenantNeeded
-    ? vscode.l10n.t('Tenant: the call goes to its cluster with its User-Tenant header')
-    : vscode.l10n.t('Host: the base URL, or a tenant\'s cluster');
+  quickPick.placeholder = vscode.l10n.t('Tenant: the call goes to its cluster with its User-Tenant header');
   quickPick.buttons = [vscode.QuickInputButtons.Back];
   quickPick.busy = true;
   quickPick.show();
@@ -189,10 +162,6 @@ async function pickTenant(deps: FlowDeps, state: FlowState): Promise<Step> {
   const firstId = state.preferredTenantId ?? activeId;
   const ordered = [...tenants].sort((a, b) => Number(b.id === firstId) - Number(a.id === firstId));
   const items: Array<vscode.QuickPickItem & { tenant?: TenantRecord | null }> = [];
-  if (!tenantNeeded) {
-    const baseUrl = (deps.baseUrl ?? readBaseUrl)();
-    items.push({ label: vscode.l10n.t('Base host'), description: baseUrl, tenant: null, iconPath: new vscode.ThemeIcon('globe') });
-  }
   for (const tenant of ordered) {
     items.push({
       label: tenant.descrizioneAmbienteDati || tenant.id,
