@@ -68,10 +68,12 @@ async function pickMethod(deps: Pick<FlowDeps, 'lastMethod'>, state: FlowState):
   return 'next';
 }
 
+type PathItem = vscode.QuickPickItem & { path?: string; typed?: boolean };
+
 async function pickPath(deps: FlowDeps, state: FlowState): Promise<Step> {
   const known = deps.api.endpoints();
   const seen = new Set<string>();
-  const items: Array<vscode.QuickPickItem & { path?: string }> = [];
+  const items: PathItem[] = [];
   const recent = deps.history.recentPaths().slice(0, 15);
   if (recent.length > 0) items.push({ label: vscode.l10n.t('Recent'), kind: vscode.QuickPickItemKind.Separator });
   for (const path of recent) {
@@ -91,7 +93,7 @@ async function pickPath(deps: FlowDeps, state: FlowState): Promise<Step> {
   }
 
   return new Promise((resolve) => {
-    const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem & { path?: string }>();
+    const quickPick = vscode.window.createQuickPick<PathItem>();
     const baseTitle = title(vscode.l10n.t('path'));
     quickPick.title = baseTitle;
     quickPick.placeholder = vscode.l10n.t('Path, for example /api/configurazioni (a query such as ?pagina=2 may follow)');
@@ -101,14 +103,19 @@ async function pickPath(deps: FlowDeps, state: FlowState): Promise<Step> {
     const typedItem = (value: string) => ({
       label: value,
       path: value,
+      typed: true,
       description: vscode.l10n.t('the path you typed'),
       alwaysShow: true,
       iconPath: new vscode.ThemeIcon('edit'),
     });
+    // The editor names the item the user accepted by its index in the list it shows, which may be the
+    // list before the last keystroke's update: so the items that come and go (the typed path, a
+    // problem) stay after the suggestions, whose indices then never change. The editor still lists the
+    // typed path first when filtering (it matches best), and a problem after the matches.
     const refreshItems = (problem?: string) => {
       const value = quickPick.value.trim();
-      const listed = value !== '' && !seen.has(value) ? [typedItem(value), ...items] : items;
-      quickPick.items = problem ? [problemItem(problem), ...listed] : listed;
+      const typed = value !== '' && !seen.has(value) ? [typedItem(value)] : [];
+      quickPick.items = [...items, ...typed, ...(problem ? [problemItem<PathItem>(problem)] : [])];
     };
     refreshItems();
     const finish = settleOnce<Step>(resolve, quickPick);
@@ -119,7 +126,8 @@ async function pickPath(deps: FlowDeps, state: FlowState): Promise<Step> {
     quickPick.onDidTriggerButton(() => finish('back'));
     quickPick.onDidAccept(() => {
       const selected = quickPick.selectedItems[0];
-      const value = (isProblemItem(selected) ? undefined : selected?.path) ?? quickPick.value.trim();
+      // The typed item may carry the value before the last keystroke: the box has the current one.
+      const value = (isProblemItem(selected) || selected?.typed ? undefined : selected?.path) ?? quickPick.value.trim();
       const split = splitPathAndQuery(value);
       // A path no rule matches is fine: the next step asks which host serves it.
       const error = validatePath(split.path) ?? (deps.api.routeFor(split.path) || proposeRule(split.path) ? undefined : noRuleFor(split.path));

@@ -14,6 +14,7 @@ const VISIBLE_INPUT = '.quick-input-widget:visible';
 
 interface Summary {
   ok: boolean;
+  path?: string;
   status?: number;
   document?: string;
   error?: { kind: string; message: string };
@@ -183,6 +184,43 @@ describe('Send Request: each problem at its step (signed out, licence key, failu
     await step('Send Request: extra headers');
     assert.equal((await second)?.status, 404);
     assert.ok(received(before, '/foo/other', 404));
+  });
+
+  it('a path typed and entered at once is the path taken, not a suggestion the list showed a moment before', async () => {
+    await ensureSignedIn();
+    await setLicenceKeys(suite.sandbox, organizationOfMario());
+    // Recent paths of other hosts in the list, as after a day of use.
+    for (const path of ['/efat/api/v1/ditte', '/v10/user-tenants', '/api/configurazioni']) {
+      await vscode.commands.executeCommand('tenantApi.sendRequest', { method: 'GET', path, preview: false });
+    }
+    for (let attempt = 0; attempt < 6; attempt++) {
+      const running = Promise.resolve(vscode.commands.executeCommand('tenantApi.sendRequest')) as Promise<Summary | undefined>;
+      await step('Send Request: method', 'GET');
+      await driver.waitFor(TITLE('Send Request: path'), { timeoutMs: 15_000 });
+      await driver.type('/api/configurazion');
+      await new Promise((resolve) => setTimeout(resolve, 400)); // the list now has the typed path as an item
+      // The last key and Enter while the extension host is busy (as under load): the editor accepts an
+      // item of the list it shows, and the extension host hears of the last key first.
+      const keys = driver.press(['i', 'Enter']);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const busyUntil = Date.now() + 800;
+      while (Date.now() < busyUntil) {
+        // a busy extension host
+      }
+      await keys;
+      // /api/configurazioni needs no tenant: the next step is the query, never the tenant or a host question.
+      await waitFor(async () => (await driver.count(TITLE('Send Request: query'))) > 0 || (await driver.count(TITLE('Send Request: tenant'))) > 0, {
+        what: 'the step after the path',
+      });
+      if ((await driver.count(TITLE('Send Request: tenant'))) > 0) {
+        await driver.press('Escape');
+        assert.fail(`attempt ${attempt + 1}: Enter took a path served by a tenant's cluster, not the one typed`);
+      }
+      await step('Send Request: query');
+      await step('Send Request: extra headers');
+      const summary = await running;
+      assert.equal(summary?.path, '/api/configurazioni', `attempt ${attempt + 1}: Enter took another path than the one typed`);
+    }
   });
 
   it('remembers the last method, shows a bad path as an item of the list, and opens with Ctrl+Alt+Shift+R', async () => {
