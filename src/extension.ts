@@ -21,6 +21,7 @@ import { EnvironmentState } from './settings/activeEnvironment';
 import { EnvironmentScopes } from './settings/environmentContext';
 import { knownModules, migrateLegacySecrets } from './settings/environmentSecrets';
 import { readEnvironmentList, watchEnvironments } from './settings/environmentSettings';
+import { saveRouteRule } from './settings/routeSettings';
 import { applicationKey, applicationOf, sameApplication, type Environment } from './settings/environments';
 import { registerViews, TENANTS_VIEW_ID, type ViewsDeps } from './views';
 import { ResponseDocuments } from './views/responseDocuments';
@@ -150,6 +151,8 @@ function buildEnvironment(scoped: vscode.ExtensionContext, environment: () => En
     views,
     readLicenceKey: async (module) => (await api.licenceKeys.get(module))?.key,
     baseUrl: () => settings().baseUrl,
+    modules: () => api.client.modules(),
+    saveRoute: (rule) => saveRouteRule(environment(), rule),
     logger: auth.logger,
   });
   const workbench = workbenchTestApi(views, commands);

@@ -119,3 +119,27 @@ export function mergeEndpoints(user: readonly EndpointDefinition[], builtIn: rea
     return true;
   });
 }
+
+/** What the user answered for a path no rule matched: which host serves it and which module's key it needs. */
+export interface RouteAnswer {
+  host: RouteRule['host'];
+  /** Undefined: the path needs no licence key. */
+  module?: string;
+}
+
+/**
+ * The rule to remember for a path no rule matched: its first segment as the prefix (`/foo/bar` ->
+ * `/foo/`), so the next path under it is matched without asking. Undefined for `/` (a rule for
+ * every path would shadow the built-in ones) and for a path whose segment a setting could not hold.
+ */
+export function proposeRule(path: string, answer: RouteAnswer = { host: 'base' }): RouteRule | undefined {
+  const first = path.split('?')[0].split('/').filter(Boolean)[0];
+  if (!first || /\s/.test(first)) return undefined;
+  const rule: RouteRule = { prefix: `/${first}/`, host: answer.host };
+  if (answer.module !== undefined) {
+    if (!MODULE_NAME.test(answer.module)) return undefined;
+    rule.module = answer.module;
+  }
+  if (answer.host === 'cluster') rule.tenantScoped = true;
+  return rule;
+}

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { TenantDirectory } from '../api/tenantDirectory';
-import type { TenantApi } from '../api/types';
+import type { RouteRule, TenantApi } from '../api/types';
 import type { SessionState } from '../auth/types';
 import type { Views } from '../views';
 import type { RequestHistory } from './requestHistory';
@@ -20,6 +20,10 @@ export interface WorkbenchCommandContext {
   readLicenceKey?: (module: string) => Promise<string | undefined>;
   /** The base URL shown for the base host: the active environment's (default tenantApi.baseUrl). */
   baseUrl?: () => string;
+  /** The licence modules of the route table in force (ApiClient.modules()). */
+  modules?: () => string[];
+  /** Remembers a route rule in the active environment's tenantApi.routes (src/settings/routeSettings). */
+  saveRoute?: (rule: RouteRule) => Promise<void>;
 }
 
 /** Registers a command for the extension's lifetime. Registration does no work. */

@@ -12,7 +12,7 @@ export async function pickHistoryEntry(history: RequestHistory): Promise<History
   const copyButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('copy'), tooltip: vscode.l10n.t('Copy as cURL') };
   const items: Item[] = entries.map((entry, index) => ({
     label: `${entry.method} ${entry.path}${formatQuery(entry.query)}`,
-    description: [entry.tenantLabel, entry.status !== undefined ? String(entry.status) : undefined].filter(Boolean).join(' · '),
+    description: [entry.tenantLabel, resultOf(entry)].filter(Boolean).join(' · '),
     detail: new Date(entry.at).toLocaleString(vscode.env.language),
     buttons: entry.url ? [copyButton] : [],
     entry,
@@ -42,3 +42,12 @@ export async function pickHistoryEntry(history: RequestHistory): Promise<History
   return picked?.entry;
 }
 
+
+/** The status of the answer, or for a request that got none, that it was not sent and why (the error kind). */
+function resultOf(entry: HistoryEntry): string | undefined {
+  if (entry.status !== undefined) return entry.error ? `$(error) ${entry.status}` : String(entry.status);
+  if (!entry.error) return undefined;
+  // A network failure or a timeout may have reached the server; every other failure stopped before sending.
+  const text = ['network', 'timeout'].includes(entry.error) ? vscode.l10n.t('no answer ({0})', entry.error) : vscode.l10n.t('not sent ({0})', entry.error);
+  return `$(error) ${text}`;
+}

@@ -5,6 +5,7 @@ import { pickHistoryEntry } from './historyPicker';
 import { normalizeArgs, type NormalizedRequest } from './requestInput';
 import { FIX_RESOURCE_COMMAND, type FixResourceArgs } from './requestOutcome';
 import type { RequestSummary } from './requestRunner';
+import type { FlowDeps } from './sendRequestChecks';
 import { askForRequest } from './sendRequestFlow';
 
 /** tenantApi.sendRequest, tenantApi.openResource (and the fix of a resource's problem), tenantApi.rerunFromHistory. */
@@ -23,8 +24,7 @@ export function registerRequestCommands(context: vscode.ExtensionContext, deps: 
         return { ok: false, method: String(input.method ?? ''), path: String(input.path ?? ''), warnings: [], error: { kind: 'invalidRequest', message } };
       }
     } else {
-      const flow = { api: deps.api, tenants: deps.tenants, activeTenant: views.activeTenant, history, baseUrl: deps.baseUrl };
-      request = await askForRequest(flow, tenantDefaults(args));
+      request = await askForRequest(flowDeps(context, deps), tenantDefaults(args));
     }
     return request ? runner.run(request) : undefined;
   });
@@ -56,6 +56,32 @@ export function registerRequestCommands(context: vscode.ExtensionContext, deps: 
     );
   });
 
+}
+
+const LAST_METHOD_KEY = 'tenantApi.lastMethod';
+
+/** What the Send Request flow asks of the rest of the extension. */
+function flowDeps(context: vscode.ExtensionContext, deps: WorkbenchCommandContext): FlowDeps {
+  return {
+    api: deps.api,
+    tenants: deps.tenants,
+    activeTenant: deps.views.activeTenant,
+    history: deps.history,
+    baseUrl: deps.baseUrl,
+    auth: deps.auth,
+    signIn: async () => Boolean(await vscode.commands.executeCommand('tenantApi.signIn')),
+    hasLicenceKey: async (module) => Boolean(await deps.readLicenceKey?.(module).catch(() => undefined)),
+    setLicenceKey: async (module) => (await vscode.commands.executeCommand('tenantApi.setLicenceKey', { module })) === true,
+    modules: () => deps.modules?.() ?? [],
+    saveRoute: async (rule) => {
+      if (!deps.saveRoute) throw new Error(vscode.l10n.t('routes cannot be saved here'));
+      await deps.saveRoute(rule);
+    },
+    lastMethod: {
+      get: () => context.globalState.get<string>(LAST_METHOD_KEY),
+      set: (method) => context.globalState.update(LAST_METHOD_KEY, method),
+    },
+  };
 }
 
 /** A scripted call passes an object with a method; the view title and palette pass nothing. */

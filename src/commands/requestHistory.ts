@@ -23,7 +23,10 @@ export interface HistoryEntry {
   tenantLabel?: string;
   /** The URL the request went to (no credentials are ever in a URL we build). */
   url?: string;
+  /** Undefined when no answer came (the request was not sent, or the connection failed). */
   status?: number;
+  /** The error kind (src/api/errors) when the request failed: never its message, which may quote what was sent. */
+  error?: string;
   timeMs?: number;
   /** Epoch ms. */
   at: number;
@@ -49,6 +52,7 @@ export function sanitizeEntry(entry: HistoryEntry): HistoryEntry {
   if (entry.tenantLabel) clean.tenantLabel = entry.tenantLabel;
   if (entry.url) clean.url = stripCredentials(entry.url);
   if (entry.status !== undefined) clean.status = entry.status;
+  if (entry.error && /^[A-Za-z]{1,32}$/.test(entry.error)) clean.error = entry.error;
   if (entry.timeMs !== undefined) clean.timeMs = Math.round(entry.timeMs);
   return clean;
 }

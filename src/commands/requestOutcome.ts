@@ -22,7 +22,13 @@ export interface FixResourceArgs {
 
 /** What the user can do next: run a command, or send the same request again. */
 export type NextAction =
-  | { label: string; command: string; args: unknown[] }
+  | {
+      label: string;
+      command: string;
+      args: unknown[];
+      /** The command fixes what stopped the request: when it reports success (a truthy result), send the same request again. */
+      resendAfter?: boolean;
+    }
   | { label: string; resend: { sendOverQuota?: boolean } };
 
 export interface RequestOutcome {
@@ -48,16 +54,18 @@ export interface OutcomeRequest {
 }
 
 const action = {
-  signIn: (): NextAction => ({ label: l10n.t('Sign In'), command: 'tenantApi.signIn', args: [] }),
+  signIn: (): NextAction => ({ label: l10n.t('Sign In'), command: 'tenantApi.signIn', args: [], resendAfter: true }),
   setLicenceKey: (module: string | undefined): NextAction => ({
     label: l10n.t('Set Licence Key'),
     command: 'tenantApi.setLicenceKey',
     args: module ? [module] : [],
+    resendAfter: true,
   }),
   resumeCalls: (organization: string | undefined): NextAction => ({
     label: l10n.t('Resume Calls'),
     command: 'tenantApi.resumeOrganization',
     args: organization ? [organization] : [],
+    resendAfter: true,
   }),
   showUsage: (): NextAction => ({ label: l10n.t('Show API Usage'), command: 'tenantApi.showQuota', args: [] }),
   sendAnyway: (): NextAction => ({ label: l10n.t('Send Anyway'), resend: { sendOverQuota: true } }),
@@ -157,4 +165,13 @@ function treeProblemOf(row: OutcomeRow, error: ApiError, actions: NextAction[], 
   if (!row.tree.reopen) return { set: { message: row.tree.message(error), action: command } };
   const fix: FixResourceArgs = { tenantId: request.tenantId, method: request.method, path: request.path, fix: chosen.command, fixArgs: chosen.args };
   return { set: { message: row.tree.message(error), action: { command: FIX_RESOURCE_COMMAND, title: chosen.label, args: [fix] } } };
+}
+
+/**
+ * The buttons of a failure's notification: the outcome's actions, then Re-run when none of them sends
+ * the request again (a failed request is always one click from being sent again).
+ */
+export function notificationActions(outcome: RequestOutcome): NextAction[] {
+  const resends = outcome.actions.some((next) => 'resend' in next || next.resendAfter === true);
+  return resends ? outcome.actions : [...outcome.actions, { label: l10n.t('Re-run'), resend: {} }];
 }

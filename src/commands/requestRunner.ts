@@ -10,7 +10,7 @@ import { dataSelector, responseTabKey, responseTitle, selectorLine, sentBodyText
 import { readResponseTabPerRequest } from '../settings/editorSettings';
 import { RequestHistory } from './requestHistory';
 import { RequestInputError, type NormalizedRequest } from './requestInput';
-import { outcomeOfError, outcomeOfResponse, type NextAction, type RequestOutcome } from './requestOutcome';
+import { notificationActions, outcomeOfError, outcomeOfResponse, type NextAction, type RequestOutcome } from './requestOutcome';
 
 /** What tenantApi.sendRequest, openResource and rerunFromHistory return (for scripts and tests). */
 export interface RequestSummary {
@@ -107,7 +107,8 @@ export class RequestRunner {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       summary.error = { kind: 'invalidRequest', message };
-      void vscode.window.showErrorMessage(message);
+      await this.remember(request, undefined, { error: 'invalidRequest' });
+      void this.offer({ ok: false, kind: 'invalidRequest', summary: message, notify: true, actions: [], treeProblem: 'keep' }, request, options);
       return summary;
     }
     summary.tenantId = tenant?.id;
@@ -163,7 +164,7 @@ export class RequestRunner {
       tenantId: tenant?.id,
     };
     this.markResource(outcomeOfResponse(response), tenant, request, options);
-    await this.remember(request, tenant, response.url, response.status, response.timeMs);
+    await this.remember(request, tenant, { url: response.url, status: response.status, timeMs: response.timeMs });
     if (request.preview) {
       await this.show(request, summary, response, tenant);
     }
@@ -187,9 +188,8 @@ export class RequestRunner {
     summary.url = details.url;
     summary.status = details.status;
     summary.usage = details.usage;
-    if (details.url && details.status !== undefined) {
-      await this.remember(request, tenant, details.url, details.status, undefined);
-    }
+    // Answered or not, the request is in the history, so it can be sent again from there.
+    await this.remember(request, tenant, { url: details.url, status: details.status, error: outcome.kind });
     if (details.response) {
       // The server answered: the whole answer (status, headers, body) says what went wrong.
       Object.assign(summary, {
@@ -223,11 +223,17 @@ export class RequestRunner {
   }
 
   private async offer(outcome: RequestOutcome, request: NormalizedRequest, options: { fromTree?: boolean }): Promise<void> {
-    const chosen = await vscode.window.showErrorMessage(outcome.summary, ...outcome.actions.map((next) => next.label));
-    const next: NextAction | undefined = outcome.actions.find((candidate) => candidate.label === chosen);
+    const actions = notificationActions(outcome);
+    const chosen = await vscode.window.showErrorMessage(outcome.summary, ...actions.map((next) => next.label));
+    const next: NextAction | undefined = actions.find((candidate) => candidate.label === chosen);
     if (!next) return;
-    if ('command' in next) await vscode.commands.executeCommand(next.command, ...next.args);
-    else await this.run({ ...request, ...next.resend }, options);
+    if ('resend' in next) {
+      await this.run({ ...request, ...next.resend }, options);
+      return;
+    }
+    const done = await vscode.commands.executeCommand(next.command, ...next.args);
+    // Signed in, key set, calls resumed: the request that stopped goes now, without asking again.
+    if (next.resendAfter && done) await this.run(request, options);
   }
 
   private async show(request: NormalizedRequest, summary: RequestSummary, response: ResponseLike, tenant: TenantRecord | undefined): Promise<void> {
@@ -253,9 +259,7 @@ export class RequestRunner {
   private async remember(
     request: NormalizedRequest,
     tenant: TenantRecord | undefined,
-    url: string,
-    status: number,
-    timeMs: number | undefined,
+    result: { url?: string; status?: number; timeMs?: number; error?: string },
   ): Promise<void> {
     try {
       await this.history.add({
@@ -266,9 +270,7 @@ export class RequestRunner {
         headers: request.headers,
         tenantId: tenant?.id,
         tenantLabel: tenant?.descrizioneAmbienteDati,
-        url,
-        status,
-        timeMs,
+        ...result,
         at: Date.now(),
       });
     } catch (error) {

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import { needsTenant } from '../api/routes';
-import type { TenantDirectory } from '../api/tenantDirectory';
-import type { TenantApi, TenantRecord } from '../api/types';
-import { readBaseUrl } from '../settings/editorSettings';
-import type { ActiveTenantStore } from '../views/activeTenant';
-import { formatQuery, type RequestHistory } from './requestHistory';
+import { needsTenant, proposeRule } from '../api/routes';
+import type { TenantRecord } from '../api/types';
+import { formatQuery } from './requestHistory';
+import { BACK, input, isProblemItem, outcome, pick, problemItem, settleOnce, title, trackStep, type Step } from './quickInputSteps';
+import { runSteps } from './stepSequence';
+import { askRoute, ensureSignedIn, offerLicenceKey, type FlowDeps, type FlowState } from './sendRequestChecks';
 import {
   METHODS,
   methodTakesBody,
@@ -17,66 +17,28 @@ import {
   type SendRequestArgs,
 } from './requestInput';
 
-const BACK = Symbol('back');
-/** What pick() and input() resolve with: a value, Back, or undefined when the user cancelled. */
-type StepResult<T> = T | typeof BACK | undefined;
-/** What a step resolves with. */
-type Step = 'next' | 'back' | 'cancel';
-
-function outcome(result: StepResult<unknown>): Step {
-  return result === undefined ? 'cancel' : result === BACK ? 'back' : 'next';
-}
-
-interface FlowState {
-  /** Listed first in the tenant step (the tenant the command was run on), else the active tenant. */
-  preferredTenantId?: string;
-  method?: string;
-  path?: string;
-  query?: string;
-  tenant?: TenantRecord | null;
-  body?: string;
-  headers?: string;
-}
-
-interface FlowDeps {
-  api: TenantApi;
-  tenants: Pick<TenantDirectory, 'tenants'>;
-  activeTenant: Pick<ActiveTenantStore, 'get'>;
-  history: RequestHistory;
-  baseUrl?: () => string;
-}
-
 /**
- * The quick-input flow of tenantApi.sendRequest: method, path (known endpoints and history),
- * tenant where the path needs one (its cluster is the host), query, body, extra headers.
- * Back goes to the previous step; Escape cancels. Returns the request to send or undefined.
+ * The quick-input flow of tenantApi.sendRequest: method, path (known endpoints and history), the host
+ * and licence module of a path no rule matches (asked once, then a rule), the licence key when the
+ * path's module has none, the tenant where the path needs one (its cluster is the host), query, body,
+ * extra headers. Signed out, it offers Sign In before asking anything. Each problem is shown at the
+ * step where it can be known. Back goes to the previous step; Escape cancels. Returns the request to
+ * send or undefined.
  */
 export async function askForRequest(deps: FlowDeps, initial: Partial<SendRequestArgs> = {}): Promise<NormalizedRequest | undefined> {
-  const state: FlowState = { method: initial.method, path: initial.path, preferredTenantId: initial.tenantId };
+  if (!(await ensureSignedIn(deps))) return undefined;
+  const state: FlowState = { method: initial.method ?? deps.lastMethod.get(), path: initial.path, preferredTenantId: initial.tenantId };
   const steps: Array<() => Promise<Step>> = [
-    () => pickMethod(state),
+    () => pickMethod(deps, state),
     () => pickPath(deps, state),
+    () => askRoute(deps, state),
+    () => offerLicenceKey(deps, state),
     () => pickTenant(deps, state),
     () => askQuery(state),
     () => askBody(state),
     () => askHeaders(state),
   ];
-  // A step that does not apply (no tenant for a base path, no body for GET) returns at once;
-  // Back from the next step must skip it too, so remember which steps really asked.
-  const asked: number[] = [];
-  let index = 0;
-  while (index < steps.length) {
-    const shown = { value: false };
-    currentStepShown = shown;
-    const result = await steps[index]();
-    if (result === 'cancel') return undefined;
-    if (result === 'back') {
-      index = asked.pop() ?? 0;
-      continue;
-    }
-    if (shown.value) asked.push(index);
-    index++;
-  }
+  if (!(await runSteps(steps, trackStep))) return undefined;
   const headers = parseHeaderText(state.headers ?? '');
   return normalizeArgs({
     method: state.method,
@@ -88,15 +50,7 @@ export async function askForRequest(deps: FlowDeps, initial: Partial<SendRequest
   });
 }
 
-/** Set by each step that shows an input, so that Back can skip the steps that did not. */
-let currentStepShown = { value: false };
-
-function title(what: string): string {
-  currentStepShown.value = true;
-  return vscode.l10n.t('Send Request: {0}', what);
-}
-
-async function pickMethod(state: FlowState): Promise<Step> {
+async function pickMethod(deps: Pick<FlowDeps, 'lastMethod'>, state: FlowState): Promise<Step> {
   const items = METHODS.map((method) => ({
     label: method,
     description: methodTakesBody(method) ? vscode.l10n.t('with a JSON body') : undefined,
@@ -110,13 +64,16 @@ async function pickMethod(state: FlowState): Promise<Step> {
   if (picked === undefined || picked === BACK) return outcome(picked);
   state.method = picked.label;
   if (!methodTakesBody(state.method)) state.body = undefined;
+  void deps.lastMethod.set(state.method);
   return 'next';
 }
+
+type PathItem = vscode.QuickPickItem & { path?: string; typed?: boolean };
 
 async function pickPath(deps: FlowDeps, state: FlowState): Promise<Step> {
   const known = deps.api.endpoints();
   const seen = new Set<string>();
-  const items: Array<vscode.QuickPickItem & { path?: string }> = [];
+  const items: PathItem[] = [];
   const recent = deps.history.recentPaths().slice(0, 15);
   if (recent.length > 0) items.push({ label: vscode.l10n.t('Recent'), kind: vscode.QuickPickItemKind.Separator });
   for (const path of recent) {
@@ -136,7 +93,7 @@ async function pickPath(deps: FlowDeps, state: FlowState): Promise<Step> {
   }
 
   return new Promise((resolve) => {
-    const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem & { path?: string }>();
+    const quickPick = vscode.window.createQuickPick<PathItem>();
     const baseTitle = title(vscode.l10n.t('path'));
     quickPick.title = baseTitle;
     quickPick.placeholder = vscode.l10n.t('Path, for example /api/configurazioni (a query such as ?pagina=2 may follow)');
@@ -146,13 +103,19 @@ async function pickPath(deps: FlowDeps, state: FlowState): Promise<Step> {
     const typedItem = (value: string) => ({
       label: value,
       path: value,
+      typed: true,
       description: vscode.l10n.t('the path you typed'),
       alwaysShow: true,
       iconPath: new vscode.ThemeIcon('edit'),
     });
-    const refreshItems = () => {
+    // The editor names the item the user accepted by its index in the list it shows, which may be the
+    // list before the last keystroke's update: so the items that come and go (the typed path, a
+    // problem) stay after the suggestions, whose indices then never change. The editor still lists the
+    // typed path first when filtering (it matches best), and a problem after the matches.
+    const refreshItems = (problem?: string) => {
       const value = quickPick.value.trim();
-      quickPick.items = value !== '' && !seen.has(value) ? [typedItem(value), ...items] : items;
+      const typed = value !== '' && !seen.has(value) ? [typedItem(value)] : [];
+      quickPick.items = [...items, ...typed, ...(problem ? [problemItem<PathItem>(problem)] : [])];
     };
     refreshItems();
     const finish = settleOnce<Step>(resolve, quickPick);
@@ -162,15 +125,15 @@ async function pickPath(deps: FlowDeps, state: FlowState): Promise<Step> {
     });
     quickPick.onDidTriggerButton(() => finish('back'));
     quickPick.onDidAccept(() => {
-      const value = quickPick.selectedItems[0]?.path ?? quickPick.value.trim();
+      const selected = quickPick.selectedItems[0];
+      // The typed item may carry the value before the last keystroke: the box has the current one.
+      const value = (isProblemItem(selected) || selected?.typed ? undefined : selected?.path) ?? quickPick.value.trim();
       const split = splitPathAndQuery(value);
-      const error =
-        validatePath(split.path) ??
-        (deps.api.routeFor(split.path)
-          ? undefined
-          : vscode.l10n.t('No route is known for {0}. Add a rule to the setting tenantApi.routes.', split.path));
+      // A path no rule matches is fine: the next step asks which host serves it.
+      const error = validatePath(split.path) ?? (deps.api.routeFor(split.path) || proposeRule(split.path) ? undefined : noRuleFor(split.path));
       if (error) {
         quickPick.title = `${baseTitle} · ${error}`;
+        refreshItems(error);
         return;
       }
       state.path = split.path;
@@ -184,17 +147,15 @@ async function pickPath(deps: FlowDeps, state: FlowState): Promise<Step> {
 
 async function pickTenant(deps: FlowDeps, state: FlowState): Promise<Step> {
   const route = deps.api.routeFor(state.path ?? '/');
-  const tenantNeeded = needsTenant(route);
-  if (route && !tenantNeeded) {
+  // askRoute ran before: every path has a rule here, and only a tenant-scoped one asks for a tenant.
+  if (!needsTenant(route)) {
     state.tenant = null;
     return 'next';
   }
   const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem & { tenant?: TenantRecord | null }>();
-  const baseTitle = title(tenantNeeded ? vscode.l10n.t('tenant') : vscode.l10n.t('host'));
+  const baseTitle = title(vscode.l10n.t('tenant'));
   quickPick.title = baseTitle;
-  quickPick.placeholder = tenantNeeded
-    ? vscode.l10n.t('Tenant: the call goes to its cluster with its User-Tenant header')
-    : vscode.l10n.t('Host: the base URL, or a tenant\'s cluster');
+  quickPick.placeholder = vscode.l10n.t('Tenant: the call goes to its cluster with its User-Tenant header');
   quickPick.buttons = [vscode.QuickInputButtons.Back];
   quickPick.busy = true;
   quickPick.show();
@@ -209,10 +170,6 @@ async function pickTenant(deps: FlowDeps, state: FlowState): Promise<Step> {
   const firstId = state.preferredTenantId ?? activeId;
   const ordered = [...tenants].sort((a, b) => Number(b.id === firstId) - Number(a.id === firstId));
   const items: Array<vscode.QuickPickItem & { tenant?: TenantRecord | null }> = [];
-  if (!tenantNeeded) {
-    const baseUrl = (deps.baseUrl ?? readBaseUrl)();
-    items.push({ label: vscode.l10n.t('Base host'), description: baseUrl, tenant: null, iconPath: new vscode.ThemeIcon('globe') });
-  }
   for (const tenant of ordered) {
     items.push({
       label: tenant.descrizioneAmbienteDati || tenant.id,
@@ -238,7 +195,9 @@ async function pickTenant(deps: FlowDeps, state: FlowState): Promise<Step> {
       const chosen = quickPick.selectedItems[0];
       if (!chosen || chosen.tenant === undefined) return;
       if (chosen.tenant && !chosen.tenant.usable) {
-        quickPick.title = `${baseTitle} · ${chosen.tenant.unusableReason ?? vscode.l10n.t('This tenant cannot be called.')}`;
+        const problem = chosen.tenant.unusableReason ?? vscode.l10n.t('This tenant cannot be called.');
+        quickPick.title = `${baseTitle} · ${problem}`;
+        quickPick.items = [problemItem(problem), ...items];
         return;
       }
       state.tenant = chosen.tenant;
@@ -295,90 +254,7 @@ function askHeaders(state: FlowState): Promise<Step> {
   });
 }
 
-async function pick<T extends vscode.QuickPickItem>(
-  items: T[],
-  options: { title: string; placeholder: string; active?: string; back: boolean },
-): Promise<StepResult<T>> {
-  const quickPick = vscode.window.createQuickPick<T>();
-  quickPick.title = options.title;
-  quickPick.placeholder = options.placeholder;
-  quickPick.items = items;
-  if (options.back) quickPick.buttons = [vscode.QuickInputButtons.Back];
-  const active = items.find((item) => item.label === options.active);
-  if (active) quickPick.activeItems = [active];
-  return new Promise((resolve) => {
-    const finish = settleOnce<StepResult<T>>(resolve, quickPick);
-    quickPick.onDidTriggerButton(() => finish(BACK));
-    quickPick.onDidAccept(() => {
-      const chosen = quickPick.selectedItems[0];
-      if (chosen) finish(chosen);
-    });
-    quickPick.onDidHide(() => finish(undefined));
-    quickPick.show();
-  });
-}
 
-function input(options: {
-  title: string;
-  prompt: string;
-  value: string;
-  validate: (value: string) => string | undefined;
-  accept: (value: string) => void;
-  /** Offers a button that opens an untitled JSON editor for a value longer than one line. */
-  editor?: { tooltip: string; prompt: string; initial: string };
-}): Promise<Step> {
-  const box = vscode.window.createInputBox();
-  box.title = options.title;
-  box.prompt = options.prompt;
-  box.value = options.value;
-  const editorButton: vscode.QuickInputButton | undefined = options.editor
-    ? { iconPath: new vscode.ThemeIcon('go-to-file'), tooltip: options.editor.tooltip }
-    : undefined;
-  box.buttons = editorButton ? [vscode.QuickInputButtons.Back, editorButton] : [vscode.QuickInputButtons.Back];
-  box.ignoreFocusOut = false;
-  let document: vscode.TextDocument | undefined;
-  const current = () => (document && !document.isClosed ? document.getText() : box.value);
-  return new Promise((resolve) => {
-    const finish = settleOnce<Step>(resolve, box);
-    box.onDidChangeValue((value) => {
-      box.validationMessage = options.validate(value);
-    });
-    box.onDidTriggerButton(async (button) => {
-      if (button !== editorButton || !options.editor) return finish('back');
-      // The box stays open while the user writes in the editor; Enter in the box takes the editor's text.
-      box.ignoreFocusOut = true;
-      box.prompt = options.editor.prompt;
-      document ??= await vscode.workspace.openTextDocument({ language: 'json', content: box.value || options.editor.initial });
-      await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: false });
-    });
-    box.onDidAccept(() => {
-      const value = current();
-      const error = options.validate(value);
-      box.validationMessage = error;
-      if (error) return;
-      options.accept(value);
-      // Close the scratch editor first: closing it later would take the focus from the next step.
-      void closeWithoutSaving(document).finally(() => finish('next'));
-    });
-    box.onDidHide(() => finish('cancel'));
-    box.show();
-  });
-}
-
-/** The body editor was only a scratch pad: its text is taken, so close it without a save prompt. */
-async function closeWithoutSaving(document: vscode.TextDocument | undefined): Promise<void> {
-  if (!document || document.isClosed) return;
-  await vscode.window.showTextDocument(document, { preview: false, preserveFocus: false });
-  await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-}
-
-/** Resolves a step once and disposes its input: hiding the input (dispose does) would settle it again. */
-function settleOnce<R>(resolve: (result: R) => void, input: { dispose(): void }): (result: R) => void {
-  let done = false;
-  return (result) => {
-    if (done) return;
-    done = true;
-    resolve(result);
-    input.dispose();
-  };
+function noRuleFor(path: string): string {
+  return vscode.l10n.t('No route is known for {0}. Add a rule to the setting tenantApi.routes.', path);
 }

@@ -25,11 +25,6 @@ export function readQuotaThresholds(): QuotaThresholds {
   });
 }
 
-/** tenantApi.baseUrl as written (shown to the user; the client reads its own trimmed copy). */
-export function readBaseUrl(): string {
-  return vscode.workspace.getConfiguration(SETTINGS_SECTION).get<string>('baseUrl') ?? '';
-}
-
 /** tenantApi.requestFiles.codeLens: whether request files show our CodeLenses. */
 export function readRequestFilesCodeLens(): boolean {
   return vscode.workspace.getConfiguration(SETTINGS_SECTION).get<boolean>('requestFiles.codeLens', true);

@@ -9,6 +9,7 @@ import {
   mergeEndpoints,
   parseEndpointSetting,
   parseRouteSetting,
+  proposeRule,
 } from '../../../src/api/routes';
 import { silentLogger } from '../../../src/common/logger';
 
@@ -91,5 +92,32 @@ describe('needsTenant', () => {
     assert.equal(needsTenant({ prefix: '/y/', host: 'base', tenantScoped: true }), true);
     assert.equal(needsTenant({ prefix: '/api/', host: 'base', module: 'core' }), false);
     assert.equal(needsTenant(undefined), false);
+  });
+});
+
+describe('proposeRule (the rule remembered for a path no rule matched)', () => {
+  it('takes the first segment as the prefix, so the next path under it matches', () => {
+    const rule = proposeRule('/foo/bar?x=1', { host: 'base' });
+    assert.deepEqual(rule, { prefix: '/foo/', host: 'base' });
+    const table = new RouteTable([rule!]);
+    for (const path of ['/foo', '/foo/bar', '/foo/other/deeper']) assert.deepEqual(table.match(path), rule, path);
+    assert.equal(table.match('/foobar/x'), undefined, 'a longer first segment is another prefix');
+  });
+
+  it('defaults to the base host with no licence key', () => {
+    assert.deepEqual(proposeRule('/foo/bar'), { prefix: '/foo/', host: 'base' });
+  });
+
+  it('keeps the module answered, and a cluster rule is tenant-scoped (as parseRouteSetting reads it back)', () => {
+    const rule = proposeRule('/paghe/v1/cedolini', { host: 'cluster', module: 'paghe' });
+    assert.deepEqual(rule, { prefix: '/paghe/', host: 'cluster', module: 'paghe', tenantScoped: true });
+    assert.deepEqual(parseRouteSetting([rule]), [rule], 'the saved rule is read back unchanged');
+    assert.equal(needsTenant(rule), true);
+  });
+
+  it('proposes nothing for "/" (a rule for every path would shadow the built-in ones) or a bad module name', () => {
+    assert.equal(proposeRule('/'), undefined);
+    assert.equal(proposeRule('/?a=1'), undefined);
+    assert.equal(proposeRule('/foo/bar', { host: 'base', module: 'not a module' }), undefined);
   });
 });

@@ -81,6 +81,15 @@ describe('requestHistory', () => {
     assert.deepEqual(new RequestHistory(memento).entries(), []);
   });
 
+  it('keeps a failed request with its error kind, and no status when no answer came', async () => {
+    const history = new RequestHistory(new MemoryMemento());
+    await history.add(entry(1, { error: 'licenceMissing' }));
+    assert.deepEqual(history.entries()[0], { method: 'GET', path: '/api/r1', at: 1, error: 'licenceMissing' });
+    // Only a kind is kept: a message (which may quote what was sent) is dropped.
+    await history.add(entry(2, { error: 'The key abc-123 was refused' }));
+    assert.equal(history.entries()[0].error, undefined);
+  });
+
   it('lists recent distinct paths', async () => {
     const history = new RequestHistory(new MemoryMemento());
     await history.add(entry(1, { path: '/a' }));

@@ -4,6 +4,7 @@ import type { ApiErrorKind, ApiResponse } from '../../../src/api/types';
 import {
   FIX_RESOURCE_COMMAND,
   OUTCOMES,
+  notificationActions,
   outcomeOfError,
   outcomeOfResponse,
   type NextAction,
@@ -80,6 +81,26 @@ describe('request outcome', () => {
       }
     });
   }
+
+  it('the notification of every failure sends the request again in one click: a fix that does it, or Re-run', () => {
+    // kind -> the notification's buttons: those that send again are marked "(sends again)".
+    const again = (next: NextAction) => `${next.label}${'resend' in next || next.resendAfter ? ' (sends again)' : ''}`;
+    const expected: Array<[ApiError, string[]]> = [
+      [apiErrors.signInRequired(), ['Sign In (sends again)']],
+      [apiErrors.licenceMissing('core'), ['Set Licence Key (sends again)']],
+      [apiErrors.weeklyQuota('Rossi', details), ['Resume Calls (sends again)', 'Show API Usage']],
+      [apiErrors.quotaReached('Rossi', 10, 10), ['Send Anyway (sends again)', 'Show API Usage']],
+      [apiErrors.network('reset', details), ['Retry (sends again)']],
+      [apiErrors.hostNotAllowed('The host x is not allowed.', details), ['Open Settings', 'Re-run (sends again)']],
+      [apiErrors.tenantRequired('/efat/x'), ['Re-run (sends again)']],
+      [apiErrors.http(500, 'Internal Server Error', undefined, details), ['Re-run (sends again)']],
+    ];
+    for (const [error, buttons] of expected) {
+      assert.deepEqual(notificationActions(outcomeOfError(error, request)).map(again), buttons, error.kind);
+    }
+    const rerun = notificationActions(outcomeOfError(new Error('odd'), request));
+    assert.deepEqual(rerun, [{ label: 'Re-run', resend: {} }], 'the same request, unchanged');
+  });
 
   it('covers every error kind', () => {
     const kinds = new Set(table.map(([error]) => error.kind));

@@ -1,0 +1,138 @@
+import * as vscode from 'vscode';
+import { proposeRule } from '../api/routes';
+import type { TenantDirectory } from '../api/tenantDirectory';
+import type { RouteRule, TenantApi, TenantRecord } from '../api/types';
+import type { ActiveTenantStore } from '../views/activeTenant';
+import { BACK, outcome, pick, problemItem, title, type Step } from './quickInputSteps';
+import type { RequestHistory } from './requestHistory';
+
+/*
+ * The checks of the Send Request flow that can stop a request before it is sent, each at the first
+ * step where it can be known: signed out (before anything is asked), a path no rule matches (right
+ * after the path: the user answers once and the answer becomes a rule), a licence key missing (right
+ * after the path, fixed there with Set Licence Key).
+ */
+
+export interface FlowState {
+  /** Listed first in the tenant step (the tenant the command was run on), else the active tenant. */
+  preferredTenantId?: string;
+  method?: string;
+  path?: string;
+  query?: string;
+  tenant?: TenantRecord | null;
+  body?: string;
+  headers?: string;
+}
+
+export interface FlowDeps {
+  api: TenantApi;
+  tenants: Pick<TenantDirectory, 'tenants'>;
+  activeTenant: Pick<ActiveTenantStore, 'get'>;
+  history: RequestHistory;
+  baseUrl?: () => string;
+  auth: { getAccounts(): Promise<unknown[]> };
+  /** Runs Sign In; true once an account is signed in. */
+  signIn(): Promise<boolean>;
+  hasLicenceKey(module: string): Promise<boolean>;
+  /** Runs Set Licence Key for the module; true when a key was stored. */
+  setLicenceKey(module: string): Promise<boolean>;
+  /** The licence modules of the route table in force. */
+  modules(): string[];
+  /** Remembers a rule in the route table the client reads (tenantApi.routes). */
+  saveRoute(rule: RouteRule): Promise<void>;
+  /** The method of the last request, offered first (not a secret: kept in globalState). */
+  lastMethod: { get(): string | undefined; set(method: string): PromiseLike<void> };
+}
+
+/** Signed out, offers Sign In before anything is asked; true when an account is (now) signed in. */
+export async function ensureSignedIn(deps: Pick<FlowDeps, 'auth' | 'signIn'>): Promise<boolean> {
+  if ((await deps.auth.getAccounts()).length > 0) return true;
+  const signIn = vscode.l10n.t('Sign In');
+  const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Send Request needs you to be signed in.'), signIn);
+  return answer === signIn && (await deps.signIn());
+}
+
+type HostItem = vscode.QuickPickItem & { host?: RouteRule['host'] };
+type ModuleItem = vscode.QuickPickItem & { module?: string | null };
+
+/**
+ * A path no rule matches: asks which host serves it and which module's licence key it needs, and
+ * saves the answer as a rule for the path's first segment, so the next path there is not asked about.
+ */
+export async function askRoute(deps: FlowDeps, state: FlowState): Promise<Step> {
+  const path = state.path ?? '/';
+  if (deps.api.routeFor(path)) return 'next';
+  const prefix = proposeRule(path)?.prefix ?? path;
+  for (;;) {
+    const host = await pick<HostItem>(hostItems(deps), {
+      title: title(vscode.l10n.t('host for {0}', prefix)),
+      placeholder: vscode.l10n.t('Which host serves {0}? (asked once: saved in tenantApi.routes)', prefix),
+      back: true,
+    });
+    if (host === undefined || host === BACK) return outcome(host);
+    const module = await pick<ModuleItem>(moduleItems(deps), {
+      title: title(vscode.l10n.t('licence key for {0}', prefix)),
+      placeholder: vscode.l10n.t('Which module\'s licence key (Authorization-Key) do calls to {0} need?', prefix),
+      back: true,
+    });
+    if (module === undefined) return 'cancel';
+    if (module === BACK) continue;
+    const rule = proposeRule(path, { host: host.host ?? 'base', module: module.module ?? undefined });
+    return rule ? saveRule(deps, rule, path) : 'back';
+  }
+}
+
+function hostItems(deps: FlowDeps): HostItem[] {
+  return [
+    { label: vscode.l10n.t('Base URL'), description: deps.baseUrl?.(), detail: vscode.l10n.t('Like /api/: one host for everyone'), host: 'base' },
+    {
+      label: vscode.l10n.t('The tenant\'s cluster'),
+      detail: vscode.l10n.t('Like /efat/: each tenant\'s own host, with its User-Tenant header'),
+      host: 'cluster',
+    },
+  ];
+}
+
+function moduleItems(deps: FlowDeps): ModuleItem[] {
+  return [
+    ...deps.modules().map((module) => ({ label: module, module })),
+    { label: vscode.l10n.t('No licence key'), detail: vscode.l10n.t('The bearer token alone'), module: null },
+  ];
+}
+
+/** Saves the rule and waits for the client's table to have it (it follows the settings change). */
+async function saveRule(deps: FlowDeps, rule: RouteRule, path: string): Promise<Step> {
+  try {
+    await deps.saveRoute(rule);
+    const deadline = Date.now() + 5000;
+    while (!deps.api.routeFor(path) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    if (!deps.api.routeFor(path)) throw new Error(vscode.l10n.t('the setting did not take effect'));
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    void vscode.window.showErrorMessage(vscode.l10n.t('The route for {0} could not be saved in tenantApi.routes: {1}', rule.prefix, reason));
+    return 'cancel';
+  }
+  const host = hostItems(deps).find((item) => item.host === rule.host)?.label ?? rule.host;
+  void vscode.window.showInformationMessage(
+    vscode.l10n.t('Remembered in the setting tenantApi.routes: {0} is served by {1}; licence key: {2}.', rule.prefix, host, rule.module ?? vscode.l10n.t('none')),
+  );
+  return 'next';
+}
+
+type KeyItem = vscode.QuickPickItem & { set?: boolean };
+
+/** The path's module has no licence key: says so right after the path and offers Set Licence Key; the flow goes on once it is set. */
+export async function offerLicenceKey(deps: FlowDeps, state: FlowState): Promise<Step> {
+  const module = deps.api.routeFor(state.path ?? '/')?.module;
+  if (!module || (await deps.hasLicenceKey(module))) return 'next';
+  const problem = vscode.l10n.t('No licence key is set for the module "{0}": the server refuses {1} without one.', module, state.path ?? '');
+  for (;;) {
+    const picked = await pick<KeyItem>(
+      [problemItem<KeyItem>(problem), { label: `$(key) ${vscode.l10n.t('Set Licence Key')}`, description: module, set: true }],
+      { title: `${title(vscode.l10n.t('licence key'))} · ${problem}`, placeholder: vscode.l10n.t('Set the key, then the request goes on'), back: true, active: `$(key) ${vscode.l10n.t('Set Licence Key')}` },
+    );
+    if (picked === undefined || picked === BACK) return outcome(picked);
+    if (!picked.set) continue;
+    if (await deps.setLicenceKey(module)) return 'next';
+  }
+}
