@@ -9,7 +9,8 @@ type PickItem = vscode.QuickPickItem & { id?: string };
 
 /** `{ name }` or `{ id }`: switch without asking (scripts, tests). */
 function requested(args: unknown): { name?: string; id?: string } | undefined {
-  if (typeof args !== 'object' || args === null) return undefined;
+  // From the Tenants view's title VS Code passes the focused tree item (it has a `kind`): not an environment.
+  if (typeof args !== 'object' || args === null || 'kind' in args) return undefined;
   const { name, id } = args as { name?: unknown; id?: unknown };
   if (typeof name === 'string') return { name };
   if (typeof id === 'string') return { id };
