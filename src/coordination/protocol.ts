@@ -1,11 +1,18 @@
 import type { OrganizationQuotaState } from '../api/quotaTracker';
 import type { QuotaReading } from '../api/types';
+import type { StoredSession } from '../auth/sessionStore';
 
 /**
  * The messages between a window and the broker of an application's ledger: one JSON object per line.
  * Every line from the other side goes through `parseMessage`; anything else closes the connection.
  */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
+
+/**
+ * The name of an application's broker files (socket, election lock, journal) for this protocol: windows
+ * of an older extension version (before a reload) elect their own broker instead of failing to join ours.
+ */
+export const brokerName = (appKey: string) => `${appKey}.p${PROTOCOL_VERSION}`;
 /** A line longer than this is refused (a join lists at most a window's calls of the last minute). */
 export const MAX_LINE_BYTES = 1 << 20;
 
@@ -13,22 +20,11 @@ export const MAX_LINE_BYTES = 1 << 20;
 export type QuotaState = OrganizationQuotaState;
 
 /**
- * A session one window refreshed, for the others to adopt (memory only: never journaled, never logged).
- * The same shape as src/auth/sessionStore's StoredSession. The message's `store` names the secret store
- * it belongs to (an environment's), so that a window adopts it only into the same one.
+ * A session one window refreshed, for the others to adopt (memory only: never journaled, never logged):
+ * the record the session store keeps. The message's `store` names the secret store it belongs to (an
+ * environment's), so that a window adopts it only into the same one.
  */
-export interface SessionRecord {
-  version: 1;
-  account: { id: string; label: string; roles: string[] };
-  accessToken: string;
-  refreshToken?: string;
-  idToken?: string;
-  expiresAt: number;
-  scopes: string[];
-  updatedAt: number;
-  authUrl: string;
-  clientId: string;
-}
+export type SessionRecord = StoredSession;
 
 /** A call that ended at the window `agoMs` before the message was written. */
 export interface EndedCall {

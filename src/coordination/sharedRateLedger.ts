@@ -11,7 +11,7 @@ import { BrokerServer } from './brokerServer';
 import { electBroker } from './election';
 import { Journal } from './journal';
 import { JOIN_GRACE_MS, LedgerBroker } from './ledgerBroker';
-import type { AnswerTiming, BrokerMessage, ClientMessage, DoneHow, EndedCall, QuotaState, SessionRecord } from './protocol';
+import { brokerName, type AnswerTiming, type BrokerMessage, type ClientMessage, type DoneHow, type EndedCall, type QuotaState, type SessionRecord } from './protocol';
 import type { RuntimeDir } from './runtimeDir';
 
 /*
@@ -233,7 +233,7 @@ export class SharedRateLedger implements RateLedger {
     const key = await dir.key();
     for (let failures = 0; !this.disposed; failures++) {
       try {
-        const elected = await electBroker(dir.endpoint(appKey), dir.file(`${appKey}.elect`));
+        const elected = await electBroker(dir.endpoint(brokerName(appKey)), dir.file(`${brokerName(appKey)}.elect`));
         if (this.disposed) {
           if (elected.role === 'client') elected.socket.destroy();
           else elected.server.close();
@@ -270,7 +270,7 @@ export class SharedRateLedger implements RateLedger {
 
   private becomeBroker(key: Buffer, elected: Extract<Awaited<ReturnType<typeof electBroker>>, { role: 'broker' }>): void {
     const { clock, limits, safetyMarginMs, logger, dir, appKey } = this.options;
-    const journalPath = dir.file(`${appKey}.journal`);
+    const journalPath = dir.file(`${brokerName(appKey)}.journal`);
     Journal.sweep(dir.path, JOURNAL_IDLE_MS);
     const previous = Journal.read(journalPath, clock.monotonic(), this.horizonMs());
     const journal = new Journal(journalPath);

@@ -2,16 +2,11 @@ import * as assert from 'node:assert/strict';
 import { canonicalOrganization, holderChoices, sameOrganizationName, tenantOrganizationName } from '../../../src/api/licenceHolders';
 import { LicenceKeyStore, checkNotTheKey, licenceSecretName } from '../../../src/api/licenceKeyStore';
 import { QuotaTracker } from '../../../src/api/quotaTracker';
-import type { LicenceKeyInfo, TenantRecord } from '../../../src/api/types';
+import type { LicenceKeyInfo } from '../../../src/api/types';
 import { InMemorySecretStore } from '../../helpers/inMemorySecretStore';
+import { tenantRecord } from '../../helpers/tenantRecords';
 
-const tenant = (id: string, code: string, description: string): TenantRecord => ({
-  id,
-  codiceAmbienteDati: code,
-  descrizioneAmbienteDati: description,
-  clusterAddress: `https://${id}.example.com`,
-  usable: true,
-});
+const tenant = tenantRecord;
 const milano = tenant('3f2b8c1e-mi', 'RC-MI', 'Rossi Costruzioni - Sede di Milano');
 const torino = tenant('8a1c2d3e-to', 'RC-TO', 'Rossi Costruzioni - Filiale di Torino');
 const parma = tenant('c7d8e9f0-pr', 'BA-PR', 'Bianchi Alimentari - Produzione');

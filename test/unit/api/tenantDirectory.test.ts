@@ -5,14 +5,9 @@ import type { ApiRequest, ApiResponse, TenantApi, TenantRecord } from '../../../
 import type { AccountInfo } from '../../../src/auth/types';
 import { Emitter } from '../../../src/common/event';
 import { SignInRequiredError } from '../../../src/common/signInRequired';
+import { tenantRecord } from '../../helpers/tenantRecords';
 
-const tenant = (id: string, code: string, description: string): TenantRecord => ({
-  id,
-  codiceAmbienteDati: code,
-  descrizioneAmbienteDati: description,
-  clusterAddress: `https://${id}.example.com`,
-  usable: true,
-});
+const tenant = tenantRecord;
 const milano = tenant('t-mi', 'RC-MI', 'Rossi Milano');
 const torino = tenant('t-to', 'RC-TO', 'Rossi Torino');
 const verdi = tenant('t-vr', 'VR-01', 'Verdi');

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { parseBrokerMessage, parseClientMessage } from '../../../src/coordination/protocol';
+import { parseBrokerMessage, parseClientMessage, PROTOCOL_VERSION } from '../../../src/coordination/protocol';
 
 const hex = (n: number) => 'a'.repeat(n);
 const session = {
@@ -17,7 +17,7 @@ const session = {
 describe('coordination protocol: every message is validated', () => {
   it('accepts the messages of the protocol', () => {
     assert.deepEqual(parseClientMessage(JSON.stringify({ t: 'want', id: 3, front: false })), { t: 'want', id: 3, front: false });
-    assert.ok(parseClientMessage(JSON.stringify({ t: 'hello', v: 1, nonce: hex(32) })));
+    assert.ok(parseClientMessage(JSON.stringify({ t: 'hello', v: PROTOCOL_VERSION, nonce: hex(32) })));
     assert.ok(parseClientMessage(JSON.stringify({ t: 'join', proof: hex(64), w: hex(32), inFlight: [1, 2], ended: [{ id: 0, agoMs: 12.5 }] })));
     assert.ok(parseClientMessage(JSON.stringify({ t: 'done', id: 1, how: 'answered', answer: { origin: 'http://127.0.0.1:1', roundTripMs: 3.2 } })));
     const reading = { organization: 'Rossi', used: 10, limit: 100, seenAt: 1 };
@@ -59,8 +59,9 @@ describe('coordination protocol: every message is validated', () => {
       JSON.stringify({ t: 'want', id: -1, front: false }),
       JSON.stringify({ t: 'want', id: 1.5, front: false }),
       JSON.stringify({ t: 'want', id: 1 }),
-      JSON.stringify({ t: 'hello', v: 2, nonce: hex(32) }),
-      JSON.stringify({ t: 'hello', v: 1, nonce: 'ZZ' + hex(30) }),
+      JSON.stringify({ t: 'hello', v: PROTOCOL_VERSION + 1, nonce: hex(32) }),
+      JSON.stringify({ t: 'hello', v: PROTOCOL_VERSION, nonce: 'ZZ' + hex(30) }),
+      JSON.stringify({ t: 'hello', v: 1, nonce: hex(32) }), // the protocol before the session relay
       JSON.stringify({ t: 'join', proof: hex(64), w: hex(32), inFlight: ['1'], ended: [] }),
       JSON.stringify({ t: 'done', id: 1, how: 'twice' }),
       JSON.stringify({ t: 'done', id: 1, how: 'failed', answer: { origin: 'x', roundTripMs: 1 } }),

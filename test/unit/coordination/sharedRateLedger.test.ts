@@ -6,7 +6,7 @@ import { joinBroker } from '../../../src/coordination/brokerLink';
 import { JOIN_GRACE_MS } from '../../../src/coordination/ledgerBroker';
 import type { RuntimeDir } from '../../../src/coordination/runtimeDir';
 import type { SharedRateLedger } from '../../../src/coordination/sharedRateLedger';
-import type { SessionRecord } from '../../../src/coordination/protocol';
+import { brokerName, PROTOCOL_VERSION, type SessionRecord } from '../../../src/coordination/protocol';
 import { FAST_LIMITS, openDir, sleep, startWindow, tempBase } from './helpers';
 
 const WINDOW_MS = FAST_LIMITS[0].windowMs;
@@ -141,7 +141,7 @@ describe('shared rate-limit ledger (windows over a Unix socket, plain Node)', fu
 
   it('refuses a connection that cannot prove the key, and one that does not speak the protocol', async () => {
     await window();
-    const endpoint = dir.endpoint('app');
+    const endpoint = dir.endpoint(brokerName('app'));
     const closedAfter = async (lines: string[]) => {
       const socket = createConnection(endpoint);
       const replies: string[] = [];
@@ -153,7 +153,7 @@ describe('shared rate-limit ledger (windows over a Unix socket, plain Node)', fu
       return replies.join('');
     };
     assert.equal(await closedAfter(['{"t":"want","id":1,"front":false}']), '', 'no grant before the handshake');
-    const reply = await closedAfter([JSON.stringify({ t: 'hello', v: 1, nonce: 'ab'.repeat(16) }), JSON.stringify({ t: 'join', proof: 'cd'.repeat(32), w: 'ef'.repeat(16), inFlight: [], ended: [] })]);
+    const reply = await closedAfter([JSON.stringify({ t: 'hello', v: PROTOCOL_VERSION, nonce: 'ab'.repeat(16) }), JSON.stringify({ t: 'join', proof: 'cd'.repeat(32), w: 'ef'.repeat(16), inFlight: [], ended: [] })]);
     assert.match(reply, /"challenge"/);
     assert.doesNotMatch(reply, /"welcome"/);
     assert.equal(await closedAfter(['garbage']), '');
@@ -162,7 +162,7 @@ describe('shared rate-limit ledger (windows over a Unix socket, plain Node)', fu
   it('a window does not trust a broker that cannot prove the key', async () => {
     await window();
     await fs.writeFile(dir.file('other.key'), 'ab'.repeat(32));
-    const socket = createConnection(dir.endpoint('app'));
+    const socket = createConnection(dir.endpoint(brokerName('app')));
     await new Promise((resolve) => socket.once('connect', resolve));
     await assert.rejects(
       joinBroker(socket, Buffer.alloc(32, 7), { w: 'ab'.repeat(16), inFlight: [], ended: [] }, () => undefined, () => undefined),
