@@ -10,8 +10,8 @@ import * as vscode from 'vscode';
 import type { Sandbox } from '../../sandbox';
 import {
   configure,
+  endWorkbenchSuite,
   loadedTree,
-  resetSettings,
   setLicenceKeys,
   signInAs,
   signOutEveryone,
@@ -78,10 +78,7 @@ describe('response tabs', function () {
   });
 
   after(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await signOutEveryone();
-    await resetSettings();
-    await sandbox?.close();
+    await endWorkbenchSuite(sandbox);
   });
 
   it('keeps one tab per tenant, each titled with its tenant code', async () => {

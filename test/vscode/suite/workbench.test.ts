@@ -7,18 +7,18 @@ import type { Sandbox } from '../../sandbox';
 import { driver } from './helpers/driver';
 import {
   configure,
+  endWorkbenchSuite,
   extensionExports,
   formatCount,
   loadedTree,
-  resetSettings,
   responseBody,
   setLicenceKeys,
   signInAs,
   signOutEveryone,
   startWorkbenchSandbox,
+  type TreeItemSnapshot,
   waitFor,
   workbenchApi,
-  type TreeItemSnapshot,
   type WorkbenchTestApi,
 } from './helpers/workbench';
 
@@ -57,10 +57,7 @@ describe('workbench', function () {
   });
 
   after(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await signOutEveryone();
-    await resetSettings();
-    await sandbox?.close();
+    await endWorkbenchSuite(sandbox);
   });
 
   it('shows the welcome view with Sign In while signed out, and hides the quota item', async () => {

@@ -98,6 +98,14 @@ export async function signOutEveryone(): Promise<void> {
   }
 }
 
+/** A suite's end: its editors closed, everyone signed out, the settings back, its sandbox stopped. */
+export async function endWorkbenchSuite(sandbox: Sandbox | undefined): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  await signOutEveryone();
+  await resetSettings();
+  await sandbox?.close();
+}
+
 /** Sets the sandbox's licence keys of one organization for every module. */
 export async function setLicenceKeys(sandbox: Sandbox, organizationId: string): Promise<void> {
   const exports = await extensionExports();
