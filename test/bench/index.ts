@@ -1,4 +1,4 @@
-// npm run bench [-- --calls 300 --scale 0.2 --margin 1 --overhead-calls 2000]
+// npm run bench:throttle [-- --calls 300 --scale 0.2 --margin 1 --overhead-calls 2000] (npm run bench runs it, then windows.ts)
 //
 // Throttling: a burst of calls against the sandbox (own process, time-scaled, latency jitter 2 % of
 // the window) with our client, p-throttle, bottleneck and no throttling, side by side; our client

@@ -1,0 +1,13 @@
+// npm run bench: the throttling bench (index.ts), then the windows bench (windows.ts), each in its own
+// process as `npm run bench:throttle` and `npm run bench:windows` run them. Exits 1 when either missed
+// a target, after both ran. Options go to `npm run bench:throttle -- …` directly.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const tsx = join(__dirname, '..', '..', 'node_modules', '.bin', process.platform === 'win32' ? 'tsx.cmd' : 'tsx');
+let failed = false;
+for (const bench of ['index.ts', 'windows.ts']) {
+  const run = spawnSync(tsx, [join(__dirname, bench)], { stdio: 'inherit', shell: process.platform === 'win32' });
+  if (run.status !== 0) failed = true;
+}
+process.exit(failed ? 1 : 0);
