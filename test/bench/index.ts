@@ -17,13 +17,7 @@ import { LicenceKeyStore } from '../../src/api/licenceKeyStore';
 import { InMemorySecretStore } from '../helpers/inMemorySecretStore';
 import { interleavedTimes, mean, median } from './interleavedTimes';
 import { SandboxProcess } from './sandboxClient';
-
-function option(name: string, fallback: number): number {
-  const index = process.argv.indexOf(`--${name}`);
-  const value = index >= 0 ? Number(process.argv[index + 1]) : fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`);
-  return value;
-}
+import { option } from './options';
 
 const CALLS = Math.floor(option('calls', 300));
 const SCALE = option('scale', 0.2);

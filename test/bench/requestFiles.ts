@@ -14,16 +14,10 @@ import { codeLensPlan } from '../../src/requestFiles/codeLenses';
 import { diagnoseRequestFile } from '../../src/requestFiles/diagnostics';
 import { parseRequestFile } from '../../src/requestFiles/parser';
 import { defaultSystemContext } from '../../src/requestFiles/systemVariables';
+import { option } from './options';
 
-function option(name: string, fallback: number): number {
-  const index = process.argv.indexOf(`--${name}`);
-  const value = index >= 0 ? Number(process.argv[index + 1]) : fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`);
-  return Math.floor(value);
-}
-
-const LINES = option('lines', 10_000);
-const RUNS = option('runs', 50);
+const LINES = Math.floor(option('lines', 10_000));
+const RUNS = Math.floor(option('runs', 50));
 const BUDGET_MS = 50;
 
 /** A realistic file: variables, named requests with metadata, query lines, headers, JSON bodies. */

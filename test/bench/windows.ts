@@ -24,13 +24,7 @@ import { InMemorySecretStore } from '../helpers/inMemorySecretStore';
 import { SandboxProcess } from './sandboxClient';
 import { interleavedTimes, median } from './interleavedTimes';
 import type { WindowOptions } from './windowProcess';
-
-function option(name: string, fallback: number): number {
-  const index = process.argv.indexOf(`--${name}`);
-  const value = index >= 0 ? Number(process.argv[index + 1]) : fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`);
-  return value;
-}
+import { option } from './options';
 
 const CALLS = Math.floor(option('calls', 200));
 const SCALE = option('scale', 0.2);
