@@ -1,11 +1,11 @@
 import type { RateLimit } from '../api/limits';
 import type { QuotaTracker } from '../api/quotaTracker';
 import { systemClock } from '../common/clock';
-import { Emitter, type Event } from '../common/event';
+import type { SessionPeers } from '../auth/sessionManager';
+import { Emitter } from '../common/event';
 import type { Logger } from '../common/logger';
 import { ApplicationLedger } from './applicationLedger';
 import type { RelayedSession } from './sharedRateLedger';
-import type { SessionRecord } from './protocol';
 import { fileLock, type CrossWindowLock } from './refreshLock';
 import { applicationKey, openRuntimeDir, type RuntimeDir } from './runtimeDir';
 
@@ -21,13 +21,6 @@ export interface LedgerParts {
 }
 
 type Application = () => { authUrl: string; clientId: string };
-
-/** The other windows, as a session manager sees them (src/auth/sessionManager's SessionPeers). */
-export interface SessionPeers {
-  publish(session: SessionRecord): Promise<void>;
-  sync(): Promise<void>;
-  readonly onSession: Event<SessionRecord>;
-}
 
 export interface WindowCoordination {
   /** Held around each token refresh by every window of this user (SessionManager's refreshLock). */
