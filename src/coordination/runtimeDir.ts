@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs, constants as fsConstants } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
+import { applicationKey as settingsApplicationKey } from '../settings/environments';
 
 /**
  * The user-only directory that holds the brokers' sockets, their keys and the refresh locks.
@@ -29,9 +30,9 @@ export interface RuntimeDir {
   file(name: string): string;
 }
 
-/** A short, file-name-safe key for one application (authUrl + clientId). */
+/** A short, file-name-safe key for one application: a hash of the settings' application key (one normalisation of authUrl + clientId). */
 export function applicationKey(authUrl: string, clientId: string): string {
-  return createHash('sha256').update(`${authUrl.replace(/\/+$/, '')}\n${clientId}`).digest('hex').slice(0, 20);
+  return createHash('sha256').update(settingsApplicationKey({ authUrl, clientId })).digest('hex').slice(0, 20);
 }
 
 function defaultBase(): string {

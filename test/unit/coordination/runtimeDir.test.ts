@@ -52,6 +52,10 @@ describe('coordination: the user-only directory', () => {
     assert.equal(applicationKey('https://auth.example/', 'x'), applicationKey('https://auth.example', 'x'));
     assert.notEqual(applicationKey('https://auth.example', 'x'), applicationKey('https://auth.example', 'y'));
   });
+
+  it('normalises as the settings do (host case, default port, spaces), so the ledger and the session relay find one application', () => {
+    assert.equal(applicationKey('https://Auth.Example:443/x/', ' x '), applicationKey('https://auth.example/x', 'x'));
+  });
 });
 
 describe('coordination: the broker journal', () => {
