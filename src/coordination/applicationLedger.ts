@@ -15,7 +15,7 @@ export interface ApplicationLedgerOptions {
   logger: Logger;
   /** The quota tracker whose readings, stops and resumes every window shares. */
   quota: QuotaTracker;
-  /** The configured application; read at each call, so a change moves to that application's ledger. */
+  /** The application whose ledger this is (one ledger per application: read once). */
   application: () => { authUrl: string; clientId: string };
   /** The user-only directory; default: openRuntimeDir(). */
   runtimeDir?: () => Promise<RuntimeDir>;
@@ -35,7 +35,7 @@ export class ApplicationLedger implements RateLedger, Disposable {
   private readonly local: RequestScheduler;
   /** This window's own log, as a ledger. */
   private readonly alone: RateLedger;
-  private active: { key: string; ledger: Promise<RateLedger> } | undefined;
+  private started: Promise<RateLedger> | undefined;
   private shared: SharedRateLedger | undefined;
   private readonly changes = new Emitter<void>();
   readonly onDidChange = this.changes.event;
@@ -129,15 +129,11 @@ export class ApplicationLedger implements RateLedger, Disposable {
   }
 
   private current(): Promise<RateLedger> {
-    const { authUrl, clientId } = this.options.application();
-    const key = applicationKey(authUrl, clientId);
-    if (this.active?.key !== key) {
-      // Another application: its own ledger. Calls still waiting in the old one are cancelled.
-      this.shared?.dispose();
-      this.shared = undefined;
-      this.active = { key, ledger: this.start(key) };
+    if (!this.started) {
+      const { authUrl, clientId } = this.options.application();
+      this.started = this.start(applicationKey(authUrl, clientId));
     }
-    return this.active.ledger;
+    return this.started;
   }
 
   private adoptQuota(state: QuotaState): void {
@@ -167,7 +163,7 @@ export class ApplicationLedger implements RateLedger, Disposable {
       logger.warn(`Rate limit: this window cannot share its limits with other windows (${String(error)}); it keeps its own log`);
       return this.alone;
     }
-    if (this.disposed || this.active?.key !== key) {
+    if (this.disposed) {
       shared.dispose();
       return this.alone;
     }
