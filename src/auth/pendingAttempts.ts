@@ -17,14 +17,14 @@ interface Pending {
   reject(error: Error): void;
 }
 
+/** How many ended attempts are remembered, to tell a late answer from a forged one. */
+const ENDED_REMEMBERED = 20;
+
 /**
  * Sign-in attempts waiting for their redirect, matched by `state`. A callback with an unknown or
  * already used state is ignored (and logged) so that a forged or replayed redirect signs no one in;
  * an error redirect ends its attempt with the server's message.
  */
-/** How many ended attempts are remembered, to tell a late answer from a forged one. */
-const ENDED_REMEMBERED = 20;
-
 export class PendingAttempts {
   private readonly pending = new Map<string, Pending>();
   /** States of attempts that ended without their answer (cancelled, timed out, replaced), newest last. */

@@ -1,5 +1,4 @@
-import type { RateLimit } from '../api/limits';
-import type { QuotaTracker } from '../api/quotaTracker';
+import type { SharedLedgerParts } from '../api';
 import { systemClock } from '../common/clock';
 import type { SessionPeers } from '../auth/sessionManager';
 import { Emitter } from '../common/event';
@@ -12,13 +11,8 @@ import { applicationKey, openRuntimeDir, type RuntimeDir } from './runtimeDir';
 export { ApplicationLedger } from './applicationLedger';
 export type { CrossWindowLock } from './refreshLock';
 
-/** What the client hands over to get a ledger shared with the other windows (see createTenantApi). */
-export interface LedgerParts {
-  quota: QuotaTracker;
-  limits: readonly RateLimit[];
-  safetyMarginMs: () => number;
-  logger: Logger;
-}
+/** What the client hands over to get a ledger shared with the other windows (see createApplicationScheduler). */
+export type LedgerParts = SharedLedgerParts;
 
 type Application = () => { authUrl: string; clientId: string };
 
