@@ -3,14 +3,14 @@
  * split into a platform path (the route table picks the host and the credentials) or an absolute
  * address. No `vscode` here.
  */
+import { CREDENTIAL_HEADERS } from '../api/requestHeaders';
 import * as l10n from '../common/l10n';
 import type { ParsedFile, ParsedRequest } from './parser';
 import { tenantOf } from './parser';
 import { resolveText, type ReferenceProblem, type VariableSources } from './variables';
 
-/** Headers that carry the user's credentials: the extension sets them, a file never does. */
-export const CREDENTIAL_HEADER_NAMES: readonly string[] = ['Authorization', 'Authorization-Key', 'User-Tenant'];
-const CREDENTIAL_SET = new Set(CREDENTIAL_HEADER_NAMES.map((name) => name.toLowerCase()));
+/** Headers that carry the user's credentials (the client's list): the extension sets them, a file never does. */
+const CREDENTIAL_SET = new Set(CREDENTIAL_HEADERS.map((name) => name.toLowerCase()));
 
 export function isCredentialHeader(name: string): boolean {
   return CREDENTIAL_SET.has(name.toLowerCase());

@@ -111,7 +111,8 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
   }
 }
 
-async function closeTabs(uri: vscode.Uri): Promise<void> {
+/** Closes every tab showing `uri` (a response document of this extension). */
+export async function closeTabs(uri: vscode.Uri): Promise<void> {
   const tabs = vscode.window.tabGroups.all
     .flatMap((group) => group.tabs)
     .filter((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri.toString());

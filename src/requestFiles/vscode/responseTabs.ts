@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ApiResponse } from '../../api/types';
 import { formatBytes, formatResponse } from '../../views/responseFormat';
 import { shownHeaderValue } from '../../views/responsePresentation';
+import { closeTabs } from '../../views/responseDocuments';
 
 export const FILE_RESPONSE_SCHEME = 'tenant-api-file-response';
 
@@ -67,8 +68,7 @@ export class FileResponseTabs implements vscode.TextDocumentContentProvider, vsc
   }
 
   private async close(uri: vscode.Uri): Promise<void> {
-    const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => (tab.input as { uri?: vscode.Uri } | undefined)?.uri?.toString() === uri.toString());
-    if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
+    await closeTabs(uri);
     this.contents.delete(uri.toString());
   }
 
