@@ -1,4 +1,5 @@
 import type { RouteRule } from '../api/types';
+import { environmentId } from './environments';
 
 /*
  * Adding a rule the user answered to the tenantApi.routes table they already have. Pure: the editor
@@ -18,9 +19,9 @@ export function withRouteRule(routes: unknown, rule: RouteRule): unknown[] {
  */
 export function environmentsWithRouteRule(environments: unknown, name: string, rule: RouteRule): unknown[] | undefined {
   if (!Array.isArray(environments)) return undefined;
-  const wanted = name.trim().toLowerCase();
+  const wanted = environmentId(name);
   const index = environments.findIndex(
-    (entry) => typeof entry === 'object' && entry !== null && String((entry as { name?: unknown }).name ?? '').trim().toLowerCase() === wanted,
+    (entry) => typeof entry === 'object' && entry !== null && environmentId(String((entry as { name?: unknown }).name ?? '')) === wanted,
   );
   if (index === -1) return undefined;
   const entry = environments[index] as Record<string, unknown>;
