@@ -239,13 +239,14 @@ export class RequestRunner {
   private async show(request: NormalizedRequest, summary: RequestSummary, response: ResponseLike, tenant: TenantRecord | undefined): Promise<void> {
     // What selected the data (tenant, licence key's organization or the user), not merely which tenant was picked.
     const selector = dataSelector(this.api.routeFor(request.path), tenant, response.licence);
+    const bodyText = sentBodyText(request.body);
     try {
       const opened = await this.views.responses.open(response, {
         title: responseTitle(response.method, summary.path, selector, response.status),
-        tabKey: responseTabKey({ ...request, bodyText: sentBodyText(request.body) }, selector, readResponseTabPerRequest()),
+        tabKey: responseTabKey({ ...request, bodyText }, selector, readResponseTabPerRequest()),
         receivedAt: Date.now(),
         context: [selectorLine(selector)],
-        request: response.requestHeaders ? { headers: response.requestHeaders, bodyText: sentBodyText(request.body) } : undefined,
+        request: response.requestHeaders ? { headers: response.requestHeaders, bodyText } : undefined,
       });
       summary.document = opened.uri.toString();
       summary.formatMs = opened.formatMs;

@@ -90,7 +90,6 @@ export function registerViews(context: vscode.ExtensionContext, deps: ViewsDeps)
     // A key set or cleared: its resources' problems may be solved, and the key group names its organization.
     deps.licenceKeys?.onDidChange(() => {
       tree.clearProblems();
-      tree.redraw();
     }) ?? { dispose() {} },
     deps.licenceKeys ? trackWalkthroughProgress({ extensionId: context.extension.id, auth: deps.auth, licenceKeys: deps.licenceKeys, logger }) : { dispose() {} },
     onSettingsChange((affects) => {

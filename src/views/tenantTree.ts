@@ -164,9 +164,8 @@ export class TenantTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     if (problem || had) this.changes.fire();
   }
 
-  /** A licence key changed: resource problems may be solved, show the resources plainly again. */
+  /** A licence key changed: resource problems may be solved, and the key group names its organization: redraw. */
   clearProblems(): void {
-    if (this.problems.size === 0) return;
     this.problems.clear();
     this.changes.fire();
   }
