@@ -8,6 +8,11 @@ import type { AnswerTiming, BrokerMessage, DoneHow, EndedCall } from './protocol
 /** How long a new broker keeps the calls a vanished window had in flight before it takes that window for dead. */
 export const JOIN_GRACE_MS = 300;
 
+/** How long a logged call can still matter: the longest window, the margin and a takeover's grace. */
+export function logHorizonMs(limits: readonly RateLimit[], safetyMarginMs: number): number {
+  return Math.max(0, ...limits.map((limit) => limit.windowMs)) + Math.max(0, safetyMarginMs) + JOIN_GRACE_MS;
+}
+
 
 interface BrokerCall {
   window: string;
@@ -46,7 +51,6 @@ export class LedgerBroker {
   private readonly calls = new Map<string, BrokerCall>();
   /** Calls logged in the last longest window (by key), so that a joining window's report is not logged twice. */
   private readonly logged = new Map<string, number>();
-  private readonly horizonMs: number;
   private graceTimer: unknown;
   /** While set, the engine's clock reads this (a call's send time, from the round trip its window measured). */
   private backdatedTo: number | undefined;
@@ -61,7 +65,6 @@ export class LedgerBroker {
       countTimeEstimate: () => 'fastest-round-trip',
       logger: options.logger,
     });
-    this.horizonMs = Math.max(0, ...options.limits.map((limit) => limit.windowMs));
     this.engine.onDidChange(() => this.pruneLogged());
   }
 
@@ -198,7 +201,7 @@ export class LedgerBroker {
   }
 
   private pruneLogged(): void {
-    const horizon = this.options.clock.monotonic() - this.horizonMs - Math.max(0, this.options.safetyMarginMs()) - JOIN_GRACE_MS;
+    const horizon = this.options.clock.monotonic() - logHorizonMs(this.options.limits, this.options.safetyMarginMs());
     for (const [k, at] of this.logged) {
       if (at > horizon) break;
       this.logged.delete(k);

@@ -10,7 +10,7 @@ import { joinBroker, type BrokerLink } from './brokerLink';
 import { BrokerServer } from './brokerServer';
 import { electBroker } from './election';
 import { Journal } from './journal';
-import { JOIN_GRACE_MS, LedgerBroker } from './ledgerBroker';
+import { LedgerBroker, logHorizonMs } from './ledgerBroker';
 import { brokerName, type AnswerTiming, type BrokerMessage, type ClientMessage, type DoneHow, type EndedCall, type QuotaState, type SessionRecord } from './protocol';
 import type { RuntimeDir } from './runtimeDir';
 
@@ -430,8 +430,7 @@ export class SharedRateLedger implements RateLedger {
     if (drop > 0) this.ended.splice(0, drop);
   }
 
-  /** How long a logged call can still matter: the longest window, the margin and a takeover's grace. */
   private horizonMs(): number {
-    return Math.max(0, ...this.options.limits.map((limit) => limit.windowMs)) + Math.max(0, this.options.safetyMarginMs()) + JOIN_GRACE_MS;
+    return logHorizonMs(this.options.limits, this.options.safetyMarginMs());
   }
 }
