@@ -1,4 +1,4 @@
-import type { SessionState } from '../auth/types';
+import type { SessionState } from '../common/sessions';
 import { Emitter, type Event } from '../common/event';
 import { silentLogger, type Logger } from '../common/logger';
 import { isSignInRequired } from '../common/signInRequired';

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import type { TenantApi } from '../../api/types';
-import { curlForPrepared } from '../curl';
-import { requestAtLine } from '../parser';
-import { prepareRequest } from '../prepare';
-import { findTenant, type FileTenants } from '../sender';
-import { labelOf, outcomeSelector, responseTitle, summarize, type RequestFileRunner, type RunOutcome } from '../runner';
+import { curlForPrepared } from '../../engine/curl';
+import { requestAtLine } from '../../engine/parser';
+import { prepareRequest } from '../../engine/prepare';
+import { findTenant, type FileTenants } from '../../engine/sender';
+import { labelOf, outcomeSelector, responseTitle, summarize, type RequestFileRunner, type RunOutcome } from '../../engine/runner';
 import { selectorLine, selectorName } from '../../views/responsePresentation';
 import { isRequestDocument, ParsedDocuments, requestDocument } from './documents';
 import { FileResponseTabs, requestContextLines } from './responseTabs';

@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { parseRequestFile, type ParsedFile } from '../parser';
-import type { RequestDocument } from '../runner';
+import { parseRequestFile, type ParsedFile } from '../../engine/parser';
+import type { RequestDocument } from '../../engine/runner';
 
 export const REQUEST_LANGUAGE = 'tenant-api-http';
 

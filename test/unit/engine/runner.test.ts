@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { RouteTable } from '../../../src/api/routes';
 import type { ApiRequest, ApiResponse, TenantRecord } from '../../../src/api/types';
-import { curlForPrepared } from '../../../src/requestFiles/curl';
-import { parseRequestFile } from '../../../src/requestFiles/parser';
-import { prepareRequest } from '../../../src/requestFiles/prepare';
-import { RequestFileRunner, outcomeSelector, responseTitle, summarize, type RunOutcome } from '../../../src/requestFiles/runner';
-import { defaultSystemContext } from '../../../src/requestFiles/systemVariables';
+import { curlForPrepared } from '../../../src/engine/curl';
+import { parseRequestFile } from '../../../src/engine/parser';
+import { prepareRequest } from '../../../src/engine/prepare';
+import { RequestFileRunner, outcomeSelector, responseTitle, summarize, type RunOutcome } from '../../../src/engine/runner';
+import { defaultSystemContext } from '../../../src/engine/systemVariables';
 
 const tenants: TenantRecord[] = [
   { id: 't-mi', codiceAmbienteDati: 'RC-MI', descrizioneAmbienteDati: 'Rossi Milano', clusterAddress: 'http://127.0.0.1:4403', usable: true },
@@ -58,7 +58,7 @@ function setup(options: { active?: string } = {}) {
   return { runner, sent, fetched, document };
 }
 
-describe('requestFiles/runner', () => {
+describe('engine/runner', () => {
   it('picks the tenant: the request\'s, else the file\'s, else the active one; none for a base path', async () => {
     const { runner, sent, document } = setup({ active: 't-to' });
     const text = ['@tenant = Rossi Milano', '# @tenant t-to', 'GET /efat/api/v1/ditte', '###', 'GET /efat/api/v1/ditte', '###', 'GET /api/configurazioni'].join('\n');
@@ -183,9 +183,9 @@ describe('requestFiles/runner', () => {
   });
 });
 
-describe('requestFiles/saveBlock', () => {
+describe('engine/saveBlock', () => {
   // Imported here so the save tests sit beside the runner's: both turn requests into file text and back.
-  const { appendText, historyEntryForResponse, requestBlock, suggestedName } = require('../../../src/requestFiles/saveBlock') as typeof import('../../../src/requestFiles/saveBlock');
+  const { appendText, historyEntryForResponse, requestBlock, suggestedName } = require('../../../src/engine/saveBlock') as typeof import('../../../src/engine/saveBlock');
 
   it('writes a history entry as a block that parses back to the same request, without credentials', () => {
     const block = requestBlock({
