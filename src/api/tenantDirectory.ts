@@ -3,6 +3,7 @@ import { Emitter, type Event } from '../common/event';
 import { silentLogger, type Logger } from '../common/logger';
 import { isSignInRequired } from '../common/signInRequired';
 import { isApiError } from './errors';
+import { findTenant } from './tenantResolver';
 import type { ApiErrorKind, ApiRequest, ApiResponse, TenantApi, TenantRecord } from './types';
 
 /** One account's tenants as far as they are known: being listed, listed, or why listing failed. */
@@ -117,20 +118,9 @@ export class TenantDirectory {
     return this.get(tenantId) ?? (await this.tenants()).find((tenant) => tenant.id === tenantId);
   }
 
-  /**
-   * A listed tenant named by its id, its code (codiceAmbienteDati) or its description, the last two
-   * in any case; the id wins over a code, a code over a description. The active account's first.
-   */
+  /** A listed tenant named by its id, its code or its description (the one rule: tenantResolver.findTenant). */
   find(name: string): TenantRecord | undefined {
-    const wanted = name.trim();
-    const lower = wanted.toLowerCase();
-    if (!wanted) return undefined;
-    const tenants = this.listed();
-    return (
-      tenants.find((tenant) => tenant.id === wanted) ??
-      tenants.find((tenant) => tenant.codiceAmbienteDati.toLowerCase() === lower) ??
-      tenants.find((tenant) => tenant.descrizioneAmbienteDati.toLowerCase() === lower)
-    );
+    return findTenant(name, this.listed());
   }
 
   /** The organization the last counted call for this tenant went to, when one was seen. */
@@ -158,7 +148,7 @@ export class TenantDirectory {
   }
 
   /** Every listed tenant, the active account's first. */
-  private listed(): TenantRecord[] {
+  listed(): TenantRecord[] {
     const active = this.deps.sessions.activeAccount()?.id;
     const order = [...this.listings.entries()].sort(([a], [b]) => Number(b === active) - Number(a === active));
     return order.flatMap(([, listing]) => (listing.kind === 'loaded' ? listing.tenants : []));

@@ -4,12 +4,13 @@
  * the requests after it. Send All runs the file's requests in order, one at a time, through the same
  * client and therefore the same throttle. No `vscode` here.
  */
+import { isApiError } from '../api/errors';
 import type { RouteRule } from '../api/types';
 import * as l10n from '../common/l10n';
-import { dataSelector, type DataSelector } from '../views/responsePresentation';
+import { dataSelector, type DataSelector } from '../api/dataSelector';
 import { parseRequestFile, type ParsedFile, type ParsedRequest } from './parser';
 import { platformPath, prepareRequest, type PreparedRequest } from './prepare';
-import { FileRequestError, resultOf, sendPrepared, type SenderDeps, type SentRequest } from './sender';
+import { resultOf, sendPrepared, type SenderDeps, type SentRequest } from './sender';
 import type { SystemVariableContext } from './systemVariables';
 import type { RequestResult, VariableSources } from './variables';
 
@@ -136,12 +137,9 @@ export class RequestFileRunner {
   }
 }
 
-function describeError(error: unknown): NonNullable<RunOutcome['error']> {
-  if (error instanceof FileRequestError) return { kind: 'invalidRequest', message: error.message };
-  const candidate = error as { kind?: unknown; message?: unknown; details?: { response?: SentRequest['response'] } };
-  if (candidate && typeof candidate.kind === 'string' && typeof candidate.message === 'string') {
-    return { kind: candidate.kind, message: candidate.message, response: candidate.details?.response };
-  }
+/** Any failure as plain data: the kind (the client's closed kinds; `unknown` for anything else), the sentence, the answer if one came. */
+export function describeError(error: unknown): NonNullable<RunOutcome['error']> {
+  if (isApiError(error)) return { kind: error.kind, message: error.message, response: error.details.response };
   return { kind: 'unknown', message: error instanceof Error ? error.message : String(error) };
 }
 

@@ -3,21 +3,19 @@
  * cluster) through the API client, with its throttle and credentials; any other address with a plain
  * fetch and no credentials at all. No `vscode` here.
  */
+import { ApiError } from '../api/errors';
+import { droppedHeaderWarning } from '../api/requestHeaders';
 import { needsTenant } from '../api/routes';
-import type { ApiResponse, TenantApi, TenantRecord } from '../api/types';
+import type { TenantResolver } from '../api/tenantResolver';
+import type { ApiRequest, ApiResponse, TenantApi, TenantRecord } from '../api/types';
 import * as l10n from '../common/l10n';
 import { platformPath, type PreparedRequest } from './prepare';
 import type { RequestResult } from './variables';
 
-/** The tenants a request file may name, and the active one (a narrow view of the Tenants view's model). */
-export interface FileTenants {
-  list(): Promise<TenantRecord[]>;
-  active(): { id: string } | undefined;
-}
-
 export interface SenderDeps {
   api: Pick<TenantApi, 'send' | 'routeFor'>;
-  tenants: FileTenants;
+  /** The one tenant resolver (src/api/tenantResolver.ts). */
+  tenants: Pick<TenantResolver, 'resolve'>;
   baseUrl(): string;
   fetch: typeof fetch;
   timeoutMs(): number;
@@ -31,73 +29,65 @@ export interface SentRequest {
   credentials: boolean;
 }
 
-export class FileRequestError extends Error {}
+/** A call to a platform path: the tenant named (id, code or description) or none, and what the client sends. */
+export interface PlatformCall extends Omit<ApiRequest, 'tenant'> {
+  tenant?: string;
+}
 
-/** A tenant by id, code (codiceAmbienteDati) or description, ignoring case. */
-export function findTenant(reference: string, tenants: readonly TenantRecord[]): TenantRecord | undefined {
-  const wanted = reference.trim().toLowerCase();
-  return (
-    tenants.find((tenant) => tenant.id.toLowerCase() === wanted) ??
-    tenants.find((tenant) => tenant.codiceAmbienteDati.toLowerCase() === wanted) ??
-    tenants.find((tenant) => tenant.descrizioneAmbienteDati.toLowerCase() === wanted)
-  );
+/** The end of a platform call: the tenant it was for and the response, or why there is none (never thrown). */
+export interface PlatformResult {
+  tenant?: TenantRecord;
+  response?: ApiResponse;
+  /** An ApiError of the client's closed kinds (a tenant that cannot be resolved is `tenant`), or any other error as thrown. */
+  error?: unknown;
 }
 
 /**
- * `required`: the route needs a tenant (the active one when the file names none); `optional`: the one
- * the file names, else the active one (to recognise its cluster in an absolute URL); `named`: only
- * the one the file names (a base-host path, where a tenant only labels the tab).
+ * The one way a front end calls a platform path: the tenant by the one resolver (the active one when
+ * the route needs a tenant and none is named), then the client with its throttle, credentials and retries.
  */
-async function tenantFor(prepared: PreparedRequest, deps: SenderDeps, mode: 'required' | 'optional' | 'named'): Promise<TenantRecord | undefined> {
-  const required = mode === 'required';
-  if (prepared.tenant) {
-    const tenant = findTenant(prepared.tenant, await deps.tenants.list());
-    if (!tenant) throw new FileRequestError(l10n.t('The tenant {0} is not one of your tenants (code, description or id).', prepared.tenant));
-    return tenant;
+export async function callPlatform(call: PlatformCall, deps: Pick<SenderDeps, 'api' | 'tenants'>): Promise<PlatformResult> {
+  const result: PlatformResult = {};
+  try {
+    const need = needsTenant(deps.api.routeFor(call.path)) ? 'required' : 'named';
+    result.tenant = await deps.tenants.resolve(call.tenant, need, call.path);
+    result.response = await deps.api.send({ ...call, tenant: result.tenant });
+  } catch (error) {
+    result.error = error;
   }
-  const active = mode === 'named' ? undefined : deps.tenants.active();
-  if (!active) {
-    if (!required) return undefined;
-    throw new FileRequestError(l10n.t('This request needs a tenant: write "# @tenant <code>" above it, or set an active tenant in the Tenants view.'));
-  }
-  const tenant = (await deps.tenants.list()).find((candidate) => candidate.id === active.id);
-  if (!tenant && required) throw new FileRequestError(l10n.t('The active tenant is not one of your tenants any more: choose another one.'));
-  return tenant;
+  return result;
 }
 
 export function credentialWarnings(prepared: PreparedRequest): string[] {
-  return prepared.droppedCredentialHeaders.map((name) =>
-    l10n.t('The header {0} written in the file was not sent: the extension sets it from your sign-in, licence key and tenant.', name),
-  );
+  return prepared.droppedCredentialHeaders.map(droppedHeaderWarning);
 }
 
 export async function sendPrepared(prepared: PreparedRequest, deps: SenderDeps, signal?: AbortSignal): Promise<SentRequest> {
   const warnings = credentialWarnings(prepared);
-  let path: string;
-  let tenant: TenantRecord | undefined;
+  const call = { method: prepared.method, headers: prepared.headers, body: prepared.body, signal };
   if (prepared.target.kind === 'path') {
-    path = prepared.target.path;
-    tenant = await tenantFor(prepared, deps, needsTenant(deps.api.routeFor(path)) ? 'required' : 'named');
-  } else {
-    tenant = await tenantFor(prepared, deps, 'optional');
-    const mapped = platformPath(prepared.target.url, { baseUrl: deps.baseUrl(), clusterAddress: tenant?.clusterAddress });
-    if (!mapped) {
-      warnings.push(l10n.t('Sent without your credentials: {0} is neither the base URL nor the tenant\'s cluster.', prepared.target.url.host));
-      return { response: await plainFetch(prepared, prepared.target.url, deps, signal), warnings, credentials: false };
-    }
-    const route = deps.api.routeFor(mapped.path);
-    if (route && route.host !== mapped.where) {
-      throw new FileRequestError(
-        route.host === 'cluster'
-          ? l10n.t('{0} is served by the tenant\'s cluster, not by the base URL: write the path alone.', mapped.path.split('?')[0])
-          : l10n.t('{0} is served by the base URL, not by a cluster: write the path alone.', mapped.path.split('?')[0]),
-      );
-    }
-    path = mapped.path;
-    if (needsTenant(route) && !tenant) tenant = await tenantFor(prepared, deps, 'required');
-    if (!needsTenant(route) && !prepared.tenant) tenant = undefined;
+    const { tenant, response, error } = await callPlatform({ ...call, path: prepared.target.path, tenant: prepared.tenant }, deps);
+    if (!response) throw error;
+    return { response, tenant, warnings: [...warnings, ...response.warnings], credentials: true };
   }
-  const response = await deps.api.send({ method: prepared.method, path, headers: prepared.headers, body: prepared.body, tenant, signal });
+  let tenant = await deps.tenants.resolve(prepared.tenant, 'optional', prepared.target.url.pathname);
+  const mapped = platformPath(prepared.target.url, { baseUrl: deps.baseUrl(), clusterAddress: tenant?.clusterAddress });
+  if (!mapped) {
+    warnings.push(l10n.t('Sent without your credentials: {0} is neither the base URL nor the tenant\'s cluster.', prepared.target.url.host));
+    return { response: await plainFetch(prepared, prepared.target.url, deps, signal), warnings, credentials: false };
+  }
+  const route = deps.api.routeFor(mapped.path);
+  if (route && route.host !== mapped.where) {
+    throw new ApiError(
+      'invalidRequest',
+      route.host === 'cluster'
+        ? l10n.t('{0} is served by the tenant\'s cluster, not by the base URL: write the path alone.', mapped.path.split('?')[0])
+        : l10n.t('{0} is served by the base URL, not by a cluster: write the path alone.', mapped.path.split('?')[0]),
+    );
+  }
+  if (needsTenant(route) && !tenant) tenant = await deps.tenants.resolve(prepared.tenant, 'required', mapped.path);
+  if (!needsTenant(route) && !prepared.tenant) tenant = undefined;
+  const response = await deps.api.send({ ...call, path: mapped.path, tenant });
   return { response, tenant, warnings: [...warnings, ...response.warnings], credentials: true };
 }
 
@@ -116,7 +106,7 @@ async function plainFetch(prepared: PreparedRequest, url: URL, deps: SenderDeps,
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
     });
   } catch (error) {
-    throw new FileRequestError(l10n.t('{0} did not answer: {1}', url.host, error instanceof Error ? error.message : String(error)));
+    throw new ApiError('network', l10n.t('{0} did not answer: {1}', url.host, error instanceof Error ? error.message : String(error)), { method: prepared.method, url: url.href });
   }
   const bodyText = await answer.text();
   const responseHeaders: Record<string, string> = {};

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
+import type { TenantResolver } from '../../api/tenantResolver';
 import type { TenantApi } from '../../api/types';
-import { curlForPrepared } from '../../engine/curl';
+import { curlForPrepared } from '../../engine/curlCommand';
 import { requestAtLine } from '../../engine/parser';
 import { prepareRequest } from '../../engine/prepare';
-import { findTenant, type FileTenants } from '../../engine/sender';
 import { labelOf, outcomeSelector, responseTitle, summarize, type RequestFileRunner, type RunOutcome } from '../../engine/runner';
 import { selectorLine, selectorName } from '../../views/responsePresentation';
 import { isRequestDocument, ParsedDocuments, requestDocument } from './documents';
@@ -35,7 +35,7 @@ export interface SendAllResult {
 
 export interface CommandDeps {
   api: Pick<TenantApi, 'routeFor'>;
-  tenants: FileTenants;
+  tenants: TenantResolver;
   runner: RequestFileRunner;
   parsed: ParsedDocuments;
   tabs: FileResponseTabs;
@@ -182,14 +182,8 @@ async function copyAsCurl(document: vscode.TextDocument, index: number, deps: Co
     return undefined;
   }
   const route = prepared.request.target.kind === 'path' ? deps.api.routeFor(prepared.request.target.path) : undefined;
-  let tenant;
-  try {
-    const tenants = await deps.tenants.list();
-    const wanted = prepared.request.tenant ?? deps.tenants.active()?.id;
-    tenant = wanted ? findTenant(wanted, tenants) : undefined;
-  } catch {
-    tenant = undefined;
-  }
+  // The tenant named, else the active one; the command still copies when neither is known.
+  const tenant = await deps.tenants.resolve(prepared.request.tenant, 'optional', '').catch(() => undefined);
   const command = curlForPrepared(prepared.request, { baseUrl: deps.baseUrl(), route, tenant });
   await vscode.env.clipboard.writeText(command);
   void vscode.window.showInformationMessage(

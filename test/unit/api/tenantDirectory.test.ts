@@ -75,6 +75,7 @@ describe('TenantDirectory', () => {
     assert.equal(h.directory.get('t-to'), torino);
     assert.equal(h.directory.get('t-xx'), undefined);
     assert.equal(h.directory.find('t-mi'), milano);
+    assert.equal(h.directory.find('T-MI'), milano, 'ids in any case too, as every front end finds them');
     assert.equal(h.directory.find('rc-to'), torino);
     assert.equal(h.directory.find(' Rossi Milano '), milano);
     assert.equal(h.directory.find('Rossi'), undefined);

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { RouteTable } from '../../../src/api/routes';
+import { TenantResolver } from '../../../src/api/tenantResolver';
 import type { ApiRequest, ApiResponse, TenantRecord } from '../../../src/api/types';
-import { curlForPrepared } from '../../../src/engine/curl';
+import { curlForPrepared } from '../../../src/engine/curlCommand';
 import { parseRequestFile } from '../../../src/engine/parser';
 import { prepareRequest } from '../../../src/engine/prepare';
 import { RequestFileRunner, outcomeSelector, responseTitle, summarize, type RunOutcome } from '../../../src/engine/runner';
@@ -43,7 +44,7 @@ function setup(options: { active?: string } = {}) {
           return response(request, { total: 3, path: request.path, items: [{ id: 'a1' }] });
         },
       },
-      tenants: { list: async () => tenants, active: () => (options.active ? { id: options.active } : undefined) },
+      tenants: new TenantResolver({ listed: () => [], tenants: async () => tenants, active: () => (options.active ? { id: options.active } : undefined) }),
       baseUrl: () => 'http://127.0.0.1:4402',
       fetch: (async (url: URL, init: RequestInit) => {
         fetched.push({ url: String(url), headers: init.headers as Record<string, string> });
@@ -73,7 +74,8 @@ describe('engine/runner', () => {
   it('says what to do when a cluster path has no tenant, or names an unknown one', async () => {
     const { runner, sent, document } = setup();
     const missing = await runner.send(document('GET /efat/api/v1/ditte'), 0);
-    assert.match(missing.error?.message ?? '', /# @tenant/);
+    assert.match(missing.error?.message ?? '', /needs a tenant/);
+    assert.equal(missing.error?.kind, 'tenant', 'the client\'s kind for a missing tenant, in every front end');
     const unknown = await runner.send(document('# @tenant XX\nGET /api/x'), 0);
     assert.match(unknown.error?.message ?? '', /XX is not one of your tenants/);
     assert.equal(sent.length, 0);
@@ -94,7 +96,7 @@ describe('engine/runner', () => {
     const text = ['GET /api/x', 'Authorization: Bearer secret', 'X-Keep: 1', '###', 'POST https://other.example/hook', 'Authorization-Key: k', '', '{"a":1}'].join('\n');
     const own = await runner.send(document(text), 0);
     assert.deepEqual(sent[0].headers, { 'X-Keep': '1' });
-    assert.match(own.sent?.warnings[0] ?? '', /Authorization written in the file was not sent/);
+    assert.match(own.sent?.warnings[0] ?? '', /header Authorization is set by the extension; your value was ignored/);
     const other = await runner.send(document(text), 1);
     assert.equal(sent.length, 1, 'another host does not go through the API client');
     assert.deepEqual(fetched, [{ url: 'https://other.example/hook', headers: { 'Content-Type': 'application/json' } }]);

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { buildCurlCommand, quote, usesMaskedVariables } from '../../../src/commands/curlCommand';
+import { buildCurlCommand, quote, usesMaskedVariables } from '../../../src/engine/curlCommand';
 
 const request = {
   method: 'GET',
