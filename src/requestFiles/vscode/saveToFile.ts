@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { TenantRecord } from '../../api/types';
-import type { HistoryEntry } from '../../commands/requestHistory';
+import type { HistoryEntry } from '../../engine/historyEntry';
 import { RESPONSE_SCHEME } from '../../views/responseDocuments';
 import { parseRequestFile } from '../../engine/parser';
 import { appendText, historyEntryForResponse, requestBlock, suggestedName } from '../../engine/saveBlock';
