@@ -5,7 +5,8 @@ import type { ApiRequest, ApiResponse, TenantRecord } from '../../../src/api/typ
 import { curlForPrepared } from '../../../src/engine/curlCommand';
 import { parseRequestFile } from '../../../src/engine/parser';
 import { prepareRequest } from '../../../src/engine/prepare';
-import { RequestFileRunner, outcomeSelector, responseTitle, summarize, type RunOutcome } from '../../../src/engine/runner';
+import { RequestFileRunner, describeError, outcomeSelector, responseTitle, summarize, type RunOutcome } from '../../../src/engine/runner';
+import { callPlatform } from '../../../src/engine/sender';
 import { defaultSystemContext } from '../../../src/engine/systemVariables';
 
 const tenants: TenantRecord[] = [
@@ -103,6 +104,30 @@ describe('engine/runner', () => {
     assert.equal(other.sent?.credentials, false);
     assert.equal(other.sent?.response.status, 201);
     assert.ok(other.sent?.warnings.some((warning) => /without your credentials/.test(warning)));
+  });
+
+  it('calls a platform path for any front end: the tenant by the one resolver, a failure as a kind, nothing thrown', async () => {
+    const { runner, sent } = setup({ active: 't-mi' });
+    const deps = runner['deps'].sender;
+    const named = await callPlatform({ method: 'GET', path: '/efat/api/v1/ditte', tenant: 'rossi torino' }, deps);
+    assert.equal(named.tenant?.id, 't-to');
+    assert.equal(named.response?.status, 200);
+    const active = await callPlatform({ method: 'GET', path: '/efat/api/v1/ditte' }, deps);
+    assert.equal(active.tenant?.id, 't-mi');
+    const unknown = await callPlatform({ method: 'GET', path: '/efat/api/v1/ditte', tenant: 'XX' }, deps);
+    assert.equal(describeError(unknown.error).kind, 'tenant', 'Send Request called it invalidRequest, request files too');
+    assert.equal(unknown.response, undefined);
+    assert.equal(sent.length, 2);
+  });
+
+  it('says another host that does not answer is a network failure', async () => {
+    const { runner, document } = setup();
+    runner['deps'].sender.fetch = (async () => {
+      throw new TypeError('fetch failed');
+    }) as typeof fetch;
+    const outcome = await runner.send(document('GET https://other.example/x'), 0);
+    assert.equal(outcome.error?.kind, 'network');
+    assert.match(outcome.error?.message ?? '', /other\.example did not answer/);
   });
 
   it('sends an absolute URL on the base URL or the cluster through the client, as a path', async () => {
