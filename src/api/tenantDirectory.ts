@@ -108,6 +108,11 @@ export class TenantDirectory {
     return [];
   }
 
+  /** Whether an account is signed in (the one whose tenants tenants() lists). */
+  isSignedIn(): boolean {
+    return this.deps.sessions.activeAccount() !== undefined;
+  }
+
   /** A tenant already listed for any account, by id. */
   get(tenantId: string): TenantRecord | undefined {
     return this.listed().find((tenant) => tenant.id === tenantId);

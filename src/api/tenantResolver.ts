@@ -4,7 +4,7 @@
  * active tenant when the route needs one. Failures are the client's closed kind `tenant`. No `vscode`.
  */
 import * as l10n from '../common/l10n';
-import { ApiError } from './errors';
+import { ApiError, apiErrors } from './errors';
 import type { TenantRecord } from './types';
 
 /**
@@ -29,6 +29,8 @@ export interface TenantSource {
   tenants(): Promise<TenantRecord[]>;
   /** The active tenant (routing state), when one is set. */
   active(): { id: string } | undefined;
+  /** Whether an account is signed in: signed out, no tenant is anyone's, and the cause is the sign-out. */
+  isSignedIn(): boolean;
 }
 
 /**
@@ -59,6 +61,7 @@ export class TenantResolver {
 
   /** The tenant of a request to `path` that names `reference` (or nothing); throws ApiError `tenant`. */
   async resolve(reference: string | undefined, need: TenantNeed, path: string): Promise<TenantRecord | undefined> {
+    if ((reference || need === 'required') && !this.source.isSignedIn()) throw apiErrors.signInRequired();
     if (reference) {
       const tenant = await this.find(reference);
       if (!tenant) throw new ApiError('tenant', l10n.t('The tenant {0} is not one of your tenants (code, description or id).', reference));
@@ -76,6 +79,14 @@ export class TenantResolver {
 }
 
 /** The resolver of an environment: its tenant directory and its active tenant. */
-export function tenantResolver(directory: Pick<TenantSource, 'listed' | 'tenants'>, activeTenant: { get(): { id: string } | undefined }): TenantResolver {
-  return new TenantResolver({ listed: () => directory.listed(), tenants: () => directory.tenants(), active: () => activeTenant.get() });
+export function tenantResolver(
+  directory: Pick<TenantSource, 'listed' | 'tenants' | 'isSignedIn'>,
+  activeTenant: { get(): { id: string } | undefined },
+): TenantResolver {
+  return new TenantResolver({
+    listed: () => directory.listed(),
+    tenants: () => directory.tenants(),
+    isSignedIn: () => directory.isSignedIn(),
+    active: () => activeTenant.get(),
+  });
 }

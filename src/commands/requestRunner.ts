@@ -11,7 +11,8 @@ import { dataSelector, responseTabKey, responseTitle, selectorLine, sentBodyText
 import { readResponseTabPerRequest } from '../settings/editorSettings';
 import { RequestHistory } from './requestHistory';
 import type { NormalizedRequest } from './requestInput';
-import { notificationActions, outcomeOfError, outcomeOfResponse, type NextAction, type RequestOutcome } from './requestOutcome';
+import { offerNextActions } from './nextActions';
+import { outcomeOfError, outcomeOfResponse, type RequestOutcome } from './requestOutcome';
 
 /** What tenantApi.sendRequest, openResource and rerunFromHistory return (for scripts and tests). */
 export interface RequestSummary {
@@ -176,7 +177,7 @@ export class RequestRunner {
       await this.show(request, summary, failedResponse(request, details, outcome.summary), tenant);
     }
     this.markResource(outcome, tenant, request, options);
-    if (outcome.notify) void this.offer(outcome, request, options);
+    if (outcome.notify) void offerNextActions(outcome, (overrides) => this.run({ ...request, ...overrides }, options));
     return summary;
   }
 
@@ -184,20 +185,6 @@ export class RequestRunner {
   private markResource(outcome: RequestOutcome, tenant: TenantRecord | undefined, request: NormalizedRequest, options: { fromTree?: boolean }): void {
     if (!tenant || !options.fromTree || outcome.treeProblem === 'keep') return;
     this.views.tree.setProblem(tenant.id, request, outcome.treeProblem === 'clear' ? undefined : outcome.treeProblem.set);
-  }
-
-  private async offer(outcome: RequestOutcome, request: NormalizedRequest, options: { fromTree?: boolean }): Promise<void> {
-    const actions = notificationActions(outcome);
-    const chosen = await vscode.window.showErrorMessage(outcome.summary, ...actions.map((next) => next.label));
-    const next: NextAction | undefined = actions.find((candidate) => candidate.label === chosen);
-    if (!next) return;
-    if ('resend' in next) {
-      await this.run({ ...request, ...next.resend }, options);
-      return;
-    }
-    const done = await vscode.commands.executeCommand(next.command, ...next.args);
-    // Signed in, key set, calls resumed: the request that stopped goes now, without asking again.
-    if (next.resendAfter && done) await this.run(request, options);
   }
 
   private async show(request: NormalizedRequest, summary: RequestSummary, response: ResponseLike, tenant: TenantRecord | undefined): Promise<void> {

@@ -1,7 +1,9 @@
 /**
- * Sends a prepared request: a platform path (or an absolute URL on the base URL or the tenant's
- * cluster) through the API client, with its throttle and credentials; any other address with a plain
- * fetch and no credentials at all. No `vscode` here.
+ * The engine's send step. `callPlatform` is the one call of a platform path that every front end makes
+ * (Send Request directly, request files through `sendPrepared`): the tenant by the one resolver, then
+ * the API client with its throttle and credentials. `sendPrepared` also maps an absolute URL on the
+ * base URL or the tenant's cluster to a path, and sends any other address with a plain fetch and no
+ * credentials at all. No `vscode` here.
  */
 import { ApiError } from '../api/errors';
 import { droppedHeaderWarning } from '../api/requestHeaders';
@@ -62,9 +64,13 @@ export function credentialWarnings(prepared: PreparedRequest): string[] {
   return prepared.droppedCredentialHeaders.map(droppedHeaderWarning);
 }
 
-export async function sendPrepared(prepared: PreparedRequest, deps: SenderDeps, signal?: AbortSignal): Promise<SentRequest> {
+export async function sendPrepared(
+  prepared: PreparedRequest,
+  deps: SenderDeps,
+  { signal, sendOverQuota }: { signal?: AbortSignal; sendOverQuota?: boolean } = {},
+): Promise<SentRequest> {
   const warnings = credentialWarnings(prepared);
-  const call = { method: prepared.method, headers: prepared.headers, body: prepared.body, signal };
+  const call = { method: prepared.method, headers: prepared.headers, body: prepared.body, signal, sendOverQuota };
   if (prepared.target.kind === 'path') {
     const { tenant, response, error } = await callPlatform({ ...call, path: prepared.target.path, tenant: prepared.tenant }, deps);
     if (!response) throw error;

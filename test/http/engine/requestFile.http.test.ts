@@ -36,6 +36,7 @@ describe('the request engine in plain Node, against the sandbox', function () {
       listed: () => listed,
       tenants: async () => (listed = await h.client.listTenants()),
       active: () => (active ? { id: active } : undefined),
+      isSignedIn: () => true,
     });
     return new RequestFileRunner({
       sender: { api: h.client, tenants, baseUrl: () => sandbox.baseUrl, fetch, timeoutMs: () => 5000 },

@@ -9,7 +9,7 @@ const torino = tenantRecord('t-to', 'RC-TO', 'Rossi Torino');
 // A code that is another tenant's id: the id wins.
 const tricky = tenantRecord('t-x', 'T-TO', 'T-MI');
 
-function resolver(options: { listed?: TenantRecord[]; tenants?: TenantRecord[]; active?: string } = {}) {
+function resolver(options: { listed?: TenantRecord[]; tenants?: TenantRecord[]; active?: string; signedOut?: boolean } = {}) {
   let listings = 0;
   const resolver = new TenantResolver({
     listed: () => options.listed ?? [],
@@ -18,6 +18,7 @@ function resolver(options: { listed?: TenantRecord[]; tenants?: TenantRecord[]; 
       return options.tenants ?? [];
     },
     active: () => (options.active ? { id: options.active } : undefined),
+    isSignedIn: () => !options.signedOut,
   });
   return { resolver, listings: () => listings };
 }
@@ -65,6 +66,19 @@ describe('tenantResolver', () => {
     const gone = resolver({ tenants: [milano], active: 't-old' }).resolver;
     await assert.rejects(gone.resolve(undefined, 'required', '/efat/x'), rejectsWithTenant(/active tenant is not one of your tenants any more/));
     assert.equal(await gone.resolve(undefined, 'optional', '/efat/x'), undefined);
+  });
+
+  it('signed out, a tenant named or needed asks for a sign-in: the sign-out is the cause, not the tenant', async () => {
+    const { resolver: r, listings } = resolver({ tenants: [milano], active: 't-mi', signedOut: true });
+    const signIn = (error: unknown) => {
+      assert.ok(isApiError(error), String(error));
+      assert.equal(error.kind, 'auth');
+      return true;
+    };
+    await assert.rejects(r.resolve('RC-MI', 'named', '/efat/x'), signIn);
+    await assert.rejects(r.resolve(undefined, 'required', '/efat/x'), signIn);
+    assert.equal(await r.resolve(undefined, 'named', '/api/x'), undefined, 'a path that needs no tenant goes on (the client asks for the sign-in)');
+    assert.equal(listings(), 0);
   });
 
   it('knows the listed tenants without waiting, or says none are known yet', () => {

@@ -45,7 +45,7 @@ function setup(options: { active?: string } = {}) {
           return response(request, { total: 3, path: request.path, items: [{ id: 'a1' }] });
         },
       },
-      tenants: new TenantResolver({ listed: () => [], tenants: async () => tenants, active: () => (options.active ? { id: options.active } : undefined) }),
+      tenants: new TenantResolver({ listed: () => [], tenants: async () => tenants, active: () => (options.active ? { id: options.active } : undefined), isSignedIn: () => true }),
       baseUrl: () => 'http://127.0.0.1:4402',
       fetch: (async (url: URL, init: RequestInit) => {
         fetched.push({ url: String(url), headers: init.headers as Record<string, string> });
