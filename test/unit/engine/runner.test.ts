@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { apiErrors, isApiError } from '../../../src/api/errors';
 import { RouteTable } from '../../../src/api/routes';
 import { TenantResolver } from '../../../src/api/tenantResolver';
 import type { ApiRequest, ApiResponse, TenantRecord } from '../../../src/api/types';
@@ -118,6 +119,17 @@ describe('engine/runner', () => {
     assert.equal(describeError(unknown.error).kind, 'tenant', 'Send Request called it invalidRequest, request files too');
     assert.equal(unknown.response, undefined);
     assert.equal(sent.length, 2);
+  });
+
+  it('keeps the error as thrown, a dependency\'s too, so a front end can offer its fix', async () => {
+    const { runner, document } = setup();
+    runner['deps'].sender.api.send = async () => {
+      throw apiErrors.signInRequired();
+    };
+    const text = ['# @name first', 'GET /api/a', '###', 'GET /api/b?x={{first.response.body.$.id}}'].join('\n');
+    const outcome = await runner.send(document(text), 1);
+    assert.equal(outcome.error?.kind, 'dependency');
+    assert.ok(isApiError(outcome.error?.cause) && outcome.error.cause.kind === 'auth', String(outcome.error?.cause));
   });
 
   it('says another host that does not answer is a network failure', async () => {
