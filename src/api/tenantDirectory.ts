@@ -3,7 +3,6 @@ import { Emitter, type Event } from '../common/event';
 import { silentLogger, type Logger } from '../common/logger';
 import { isSignInRequired } from '../common/signInRequired';
 import { isApiError } from './errors';
-import { findTenant } from './tenantResolver';
 import type { ApiErrorKind, ApiRequest, ApiResponse, TenantApi, TenantRecord } from './types';
 
 /** One account's tenants as far as they are known: being listed, listed, or why listing failed. */
@@ -111,21 +110,6 @@ export class TenantDirectory {
   /** Whether an account is signed in (the one whose tenants tenants() lists). */
   isSignedIn(): boolean {
     return this.deps.sessions.activeAccount() !== undefined;
-  }
-
-  /** A tenant already listed for any account, by id. */
-  get(tenantId: string): TenantRecord | undefined {
-    return this.listed().find((tenant) => tenant.id === tenantId);
-  }
-
-  /** A tenant by id, from the cache or else by listing the active account's tenants. */
-  async byId(tenantId: string): Promise<TenantRecord | undefined> {
-    return this.get(tenantId) ?? (await this.tenants()).find((tenant) => tenant.id === tenantId);
-  }
-
-  /** A listed tenant named by its id, its code or its description (the one rule: tenantResolver.findTenant). */
-  find(name: string): TenantRecord | undefined {
-    return findTenant(name, this.listed());
   }
 
   /** The organization the last counted call for this tenant went to, when one was seen. */
