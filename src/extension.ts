@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { createApplicationScheduler, createTenantApi, QuotaTracker } from './api';
 import type { ApplicationScheduler } from './api';
 import { recordingOrganizations, TenantDirectory } from './api/tenantDirectory';
+import { tenantResolver } from './api/tenantResolver';
 import { registerAuthentication } from './auth/vscode/register';
 import { registerAuthCommands } from './commands/authCommands';
 import { registerEnvironmentCommands } from './commands/environmentCommands';
@@ -69,7 +70,7 @@ export async function activate(context: vscode.ExtensionContext) {
   registerRequestFiles(context, {
     api: delegateTo(() => active().apiClient),
     settings: () => active().apiSettings(),
-    tenants: { list: () => active().tenants.tenants(), active: () => active().views.activeTenant.get() },
+    tenants: delegateTo(() => active().resolver),
     history: () => active().commands.history.entries(),
     environment: () => environments.active().settings.variables,
   });
@@ -131,6 +132,7 @@ function buildEnvironment(scoped: vscode.ExtensionContext, environment: () => En
 
   registerAuthCommands(scoped, auth, log);
   const views = registerViews(scoped, { auth, api: client, tenants, logger: auth.logger, licenceKeys: api.licenceKeys, shared });
+  const resolver = tenantResolver(tenants, views.activeTenant);
   registerLicenceKeyCommands(scoped, {
     licenceKeys: api.licenceKeys,
     modules: () => api.client.modules(),
@@ -148,6 +150,7 @@ function buildEnvironment(scoped: vscode.ExtensionContext, environment: () => En
     auth,
     api: client,
     tenants,
+    resolver,
     views,
     readLicenceKey: async (module) => (await api.licenceKeys.get(module))?.key,
     baseUrl: () => settings().baseUrl,
@@ -156,7 +159,7 @@ function buildEnvironment(scoped: vscode.ExtensionContext, environment: () => En
     logger: auth.logger,
   });
   const workbench = workbenchTestApi(views, commands);
-  return { auth, licenceKeys: api.licenceKeys, client: api.client, apiClient: client, apiSettings, tenants, views, commands, workbench };
+  return { auth, licenceKeys: api.licenceKeys, client: api.client, apiClient: client, apiSettings, tenants, resolver, views, commands, workbench };
 }
 
 export function deactivate(): void {}

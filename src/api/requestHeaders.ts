@@ -1,4 +1,9 @@
+/**
+ * The one header policy: which headers the client sets (and the user's values never replace), which
+ * carry credentials, the header-name syntax, the wording for a dropped header. No `vscode` here.
+ */
 import * as l10n from '../common/l10n';
+import type { RouteRule } from './types';
 
 export const HEADER = {
   accept: 'Accept',
@@ -13,8 +18,33 @@ const PROTECTED = new Set(
   [...Object.values(HEADER), 'Host', 'Content-Length', 'Cookie', 'Transfer-Encoding', 'Connection'].map((name) => name.toLowerCase()),
 );
 
-/** Headers that must not follow a redirect to another origin. */
+/** Headers that carry the user's credentials: never written by a user or a file, never sent to another origin. */
 export const CREDENTIAL_HEADERS: readonly string[] = [HEADER.authorization, HEADER.licenceKey, HEADER.tenant];
+const CREDENTIAL_SET = new Set(CREDENTIAL_HEADERS.map((name) => name.toLowerCase()));
+
+export function isCredentialHeader(name: string): boolean {
+  return CREDENTIAL_SET.has(name.trim().toLowerCase());
+}
+
+/** The one sentence for a header the user wrote and the extension did not send. */
+export function droppedHeaderWarning(name: string): string {
+  return l10n.t('The header {0} is set by the extension; your value was ignored.', name);
+}
+
+/**
+ * The headers the client adds to a call on `route` (cURL shows the same ones): JSON, the token, the
+ * module's licence key, and User-Tenant for a tenant-scoped route called for a tenant.
+ */
+export function clientHeaders(route: RouteRule | undefined, values: { token: string; licenceKey?: string; tenantId?: string }): Record<string, string> {
+  const headers: Record<string, string> = {
+    [HEADER.accept]: 'application/json',
+    [HEADER.contentType]: 'application/json',
+    [HEADER.authorization]: `Bearer ${values.token}`,
+  };
+  if (route?.module) headers[HEADER.licenceKey] = values.licenceKey ?? '';
+  if (route?.tenantScoped && values.tenantId) headers[HEADER.tenant] = values.tenantId;
+  return headers;
+}
 
 const SECRET_HEADER = /^(authorization|authorization-key|proxy-authorization|cookie|set-cookie)$|token|secret|password|api-?key|auth/i;
 
@@ -23,7 +53,17 @@ export function isSecretHeader(name: string): boolean {
   return SECRET_HEADER.test(name.trim());
 }
 
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** A header name: an RFC 9110 token (the request-file parser reads header lines with it too). */
+export const HEADER_NAME_PATTERN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+const HEADER_NAME = new RegExp(`^${HEADER_NAME_PATTERN}$`);
+
+export function isHeaderName(name: string): boolean {
+  return HEADER_NAME.test(name);
+}
+
+export function invalidHeaderName(name: string): string {
+  return l10n.t('"{0}" is not a valid header name.', name.slice(0, 100));
+}
 
 export interface ExtraHeaders {
   headers: Record<string, string>;
@@ -38,11 +78,11 @@ export function checkExtraHeaders(extra: Record<string, string> | undefined): Ex
   const headers: Record<string, string> = {};
   const warnings: string[] = [];
   for (const [name, rawValue] of Object.entries(extra ?? {})) {
-    if (!TOKEN.test(name)) throw new Error(l10n.t('"{0}" is not a valid header name.', name.slice(0, 100)));
+    if (!isHeaderName(name)) throw new Error(invalidHeaderName(name));
     const value = String(rawValue);
     if (/[\r\n\0]/.test(value)) throw new Error(l10n.t('The value of the header {0} contains a line break.', name));
     if (PROTECTED.has(name.toLowerCase())) {
-      warnings.push(l10n.t('The header {0} is set by the extension; your value was ignored.', name));
+      warnings.push(droppedHeaderWarning(name));
       continue;
     }
     headers[name] = value;
@@ -63,6 +103,5 @@ export function maskHeaders(headers: Record<string, string>, keyLabel?: string):
 }
 
 export function withoutCredentials(headers: Record<string, string>): Record<string, string> {
-  const drop = new Set(CREDENTIAL_HEADERS.map((name) => name.toLowerCase()));
-  return Object.fromEntries(Object.entries(headers).filter(([name]) => !drop.has(name.toLowerCase())));
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !isCredentialHeader(name)));
 }

@@ -4,7 +4,7 @@ import { ApiError, apiErrors } from './errors';
 import { validateBaseUrl, validateCredentialHost, type HostPolicy } from './hostValidation';
 import type { LicenceKeyStore, StoredLicenceKey } from './licenceKeyStore';
 import type { QuotaTracker } from './quotaTracker';
-import { HEADER, checkExtraHeaders } from './requestHeaders';
+import { checkExtraHeaders, clientHeaders } from './requestHeaders';
 import { needsTenant } from './routes';
 import type { ApiRequest, RouteRule, TenantRecord } from './types';
 
@@ -52,15 +52,7 @@ export async function prepareRequest(request: ApiRequest, context: PreparationCo
 
 /** The headers of one attempt: the user's extras, then ours (which win). */
 export function headersFor(prepared: PreparedRequest, token: string): Record<string, string> {
-  const headers: Record<string, string> = {
-    ...prepared.extra,
-    [HEADER.accept]: 'application/json',
-    [HEADER.contentType]: 'application/json',
-    [HEADER.authorization]: `Bearer ${token}`,
-  };
-  if (prepared.licence) headers[HEADER.licenceKey] = prepared.licence.key;
-  if (prepared.route.tenantScoped && prepared.tenant) headers[HEADER.tenant] = prepared.tenant.id;
-  return headers;
+  return { ...prepared.extra, ...clientHeaders(prepared.route, { token, licenceKey: prepared.licence?.key, tenantId: prepared.tenant?.id }) };
 }
 
 function checkMethodAndPath(request: ApiRequest, context: PreparationContext): { method: string; path: string; route: RouteRule } {

@@ -1,4 +1,4 @@
-import type { SessionState } from '../auth/types';
+import type { SessionState } from '../common/sessions';
 import { Emitter, type Event } from '../common/event';
 import { silentLogger, type Logger } from '../common/logger';
 import { isSignInRequired } from '../common/signInRequired';
@@ -107,30 +107,9 @@ export class TenantDirectory {
     return [];
   }
 
-  /** A tenant already listed for any account, by id. */
-  get(tenantId: string): TenantRecord | undefined {
-    return this.listed().find((tenant) => tenant.id === tenantId);
-  }
-
-  /** A tenant by id, from the cache or else by listing the active account's tenants. */
-  async byId(tenantId: string): Promise<TenantRecord | undefined> {
-    return this.get(tenantId) ?? (await this.tenants()).find((tenant) => tenant.id === tenantId);
-  }
-
-  /**
-   * A listed tenant named by its id, its code (codiceAmbienteDati) or its description, the last two
-   * in any case; the id wins over a code, a code over a description. The active account's first.
-   */
-  find(name: string): TenantRecord | undefined {
-    const wanted = name.trim();
-    const lower = wanted.toLowerCase();
-    if (!wanted) return undefined;
-    const tenants = this.listed();
-    return (
-      tenants.find((tenant) => tenant.id === wanted) ??
-      tenants.find((tenant) => tenant.codiceAmbienteDati.toLowerCase() === lower) ??
-      tenants.find((tenant) => tenant.descrizioneAmbienteDati.toLowerCase() === lower)
-    );
+  /** Whether an account is signed in (the one whose tenants tenants() lists). */
+  isSignedIn(): boolean {
+    return this.deps.sessions.activeAccount() !== undefined;
   }
 
   /** The organization the last counted call for this tenant went to, when one was seen. */
@@ -158,7 +137,7 @@ export class TenantDirectory {
   }
 
   /** Every listed tenant, the active account's first. */
-  private listed(): TenantRecord[] {
+  listed(): TenantRecord[] {
     const active = this.deps.sessions.activeAccount()?.id;
     const order = [...this.listings.entries()].sort(([a], [b]) => Number(b === active) - Number(a === active));
     return order.flatMap(([, listing]) => (listing.kind === 'loaded' ? listing.tenants : []));

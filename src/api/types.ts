@@ -1,7 +1,7 @@
 /**
  * The shapes other areas (tree, status bar, request command) code against. No `vscode` here.
  */
-import type { AccessTokenSource } from '../auth/types';
+import type { AccessTokenSource } from '../common/sessions';
 import type { Event } from '../common/event';
 
 export type { AccessTokenSource };

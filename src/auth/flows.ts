@@ -1,6 +1,5 @@
-/** The ways a sign-in can reach the browser and come back. */
-export type FlowKind = 'uriHandler' | 'loopback' | 'deviceCode';
-export type FlowSetting = 'auto' | FlowKind;
+import type { FlowKind, FlowSetting } from '../settings/authSettings';
+export type { FlowKind, FlowSetting };
 
 /** Where the extension runs, as far as sign-in cares. */
 export interface FlowEnvironment {

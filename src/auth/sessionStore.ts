@@ -24,9 +24,8 @@ import type { AccountInfo } from './types';
  * browser editor (code-server) a page does not see another page's writes: refreshed sessions reach
  * it over the windows' connection instead (SessionManager's peers, src/coordination).
  */
-export const SESSIONS_INDEX_KEY = 'tenantApi.auth.sessions';
-export const SESSION_KEY_PREFIX = 'tenantApi.auth.session/';
-export const CLIENT_SECRET_KEY = 'tenantApi.auth.clientSecret';
+import { CLIENT_SECRET_KEY, SESSION_KEY_PREFIX, SESSIONS_INDEX_KEY } from '../common/sessionSecretNames';
+export { CLIENT_SECRET_KEY, SESSION_KEY_PREFIX, SESSIONS_INDEX_KEY };
 export const SIGNED_OUT_KEY = 'tenantApi.auth.signedOut';
 
 export interface StoredSession {

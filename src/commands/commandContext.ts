@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { TenantDirectory } from '../api/tenantDirectory';
+import type { TenantResolver } from '../api/tenantResolver';
 import type { RouteRule, TenantApi } from '../api/types';
 import type { SessionState } from '../auth/types';
 import type { Views } from '../views';
@@ -13,6 +14,8 @@ export interface WorkbenchCommandContext {
   api: TenantApi;
   /** The one cache of the accounts' tenants. */
   tenants: TenantDirectory;
+  /** The one way a request's tenant is found (by id, code or description, else the active tenant). */
+  resolver: TenantResolver;
   views: Views;
   history: RequestHistory;
   runner: RequestRunner;

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { needsTenant } from '../api/routes';
+import { clientHeaders } from '../api/requestHeaders';
 import type { TenantApi } from '../api/types';
 import { registerCommand as register, type WorkbenchCommandContext } from './commandContext';
-import { buildCurlCommand, KEY_VARIABLE, TOKEN_VARIABLE, usesMaskedVariables } from './curlCommand';
+import { buildCurlCommand, KEY_VARIABLE, TOKEN_VARIABLE, usesMaskedVariables } from '../engine/curlCommand';
 import { pickHistoryEntry } from './historyPicker';
 import type { HistoryEntry } from './requestHistory';
 import type { LastRequest } from './requestRunner';
@@ -64,14 +64,9 @@ export function registerCurlCommand(context: vscode.ExtensionContext, deps: Work
 
 }
 
-/** A history entry as a cURL source; the headers the client adds are rebuilt from the route table. */
+/** A history entry as a cURL source; the headers the client adds come from the header policy. */
 function fromHistory(entry: HistoryEntry | undefined, api: TenantApi): LastRequest | undefined {
   if (!entry?.url) return undefined;
-  const route = api.routeFor(entry.path);
-  const headers: Record<string, string> = { Accept: 'application/json', 'Content-Type': 'application/json', Authorization: '' };
-  if (route?.module) headers['Authorization-Key'] = '';
-  if (needsTenant(route) && entry.tenantId) headers['User-Tenant'] = entry.tenantId;
-  Object.assign(headers, entry.headers ?? {});
+  const headers = { ...clientHeaders(api.routeFor(entry.path), { token: '', tenantId: entry.tenantId }), ...entry.headers };
   return { method: entry.method, path: entry.path, url: entry.url, requestHeaders: headers, bodyText: entry.body, tenantId: entry.tenantId };
 }
-

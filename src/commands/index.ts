@@ -23,7 +23,7 @@ export interface WorkbenchCommands {
 export function registerWorkbenchCommands(context: vscode.ExtensionContext, deps: WorkbenchCommandDeps): WorkbenchCommands {
   const logger = deps.logger ?? silentLogger;
   const history = new RequestHistory(context.globalState);
-  const runner = new RequestRunner(deps.api, deps.tenants, deps.views, history, logger);
+  const runner = new RequestRunner(deps.api, deps.resolver, deps.views, history, logger);
   const commands: WorkbenchCommandContext = { ...deps, history, runner };
   registerRequestCommands(context, commands);
   registerCurlCommand(context, commands);

@@ -2,17 +2,11 @@
  * Checks and parsing for what the user types (or a script passes) to tenantApi.sendRequest.
  * Returns messages a person understands; no `vscode` here.
  */
+import { invalidHeaderName, isCredentialHeader, isHeaderName } from '../api/requestHeaders';
 import * as l10n from '../common/l10n';
 import { parseQuery } from './requestHistory';
 
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
-
-/** Headers the client sets for authentication and tenant selection: a user's value never replaces them. */
-export const PROTECTED_HEADERS = ['authorization', 'authorization-key', 'user-tenant'];
-
-export function isProtectedHeader(name: string): boolean {
-  return PROTECTED_HEADERS.includes(name.trim().toLowerCase());
-}
 
 export function methodTakesBody(method: string): boolean {
   return ['POST', 'PUT', 'PATCH', 'DELETE'].includes(method.toUpperCase());
@@ -85,7 +79,7 @@ export function validateJsonBody(value: string): string | undefined {
 
 /**
  * Extra headers typed as `Name: value`, separated by new lines or ";". Returns the headers or
- * a message; a protected header is refused here (the quick input shows why).
+ * a message; a credential header is refused here (the quick input shows why).
  */
 export function parseHeaderText(text: string): { headers: Record<string, string> } | { error: string } {
   const headers: Record<string, string> = {};
@@ -96,8 +90,8 @@ export function parseHeaderText(text: string): { headers: Record<string, string>
     if (colon <= 0) return { error: l10n.t('Write each header as "Name: value" ({0}).', line) };
     const name = line.slice(0, colon).trim();
     const value = line.slice(colon + 1).trim();
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) return { error: l10n.t('"{0}" is not a valid header name.', name) };
-    if (isProtectedHeader(name)) {
+    if (!isHeaderName(name)) return { error: invalidHeaderName(name) };
+    if (isCredentialHeader(name)) {
       return { error: l10n.t('{0} is set by the extension from your sign-in, licence key and tenant; it cannot be replaced.', name) };
     }
     headers[name] = value;
@@ -158,7 +152,7 @@ export function normalizeArgs(args: unknown): NormalizedRequest {
       throw new RequestInputError(l10n.t('Headers must be an object of names and values.'));
     }
     for (const [name, value] of Object.entries(input.headers)) {
-      if (isProtectedHeader(name)) droppedHeaders.push(name);
+      if (isCredentialHeader(name)) droppedHeaders.push(name);
       else headers[name] = String(value);
     }
   }

@@ -1,16 +1,18 @@
 import * as vscode from 'vscode';
 import type { ApiErrorDetails, ApiResponse, QuotaReading, TenantApi, TenantRecord } from '../api/types';
 import { isApiError } from '../api/errors';
-import { needsTenant } from '../api/routes';
-import type { TenantDirectory } from '../api/tenantDirectory';
+import { droppedHeaderWarning } from '../api/requestHeaders';
+import type { TenantResolver } from '../api/tenantResolver';
+import { callPlatform } from '../engine/sender';
 import type { Logger } from '../common/logger';
 import type { Views } from '../views';
 import type { ResponseLike } from '../views/responseFormat';
 import { dataSelector, responseTabKey, responseTitle, selectorLine, sentBodyText } from '../views/responsePresentation';
 import { readResponseTabPerRequest } from '../settings/editorSettings';
 import { RequestHistory } from './requestHistory';
-import { RequestInputError, type NormalizedRequest } from './requestInput';
-import { notificationActions, outcomeOfError, outcomeOfResponse, type NextAction, type RequestOutcome } from './requestOutcome';
+import type { NormalizedRequest } from './requestInput';
+import { offerNextActions } from './nextActions';
+import { outcomeOfError, outcomeOfResponse, type RequestOutcome } from './requestOutcome';
 
 /** What tenantApi.sendRequest, openResource and rerunFromHistory return (for scripts and tests). */
 export interface RequestSummary {
@@ -55,8 +57,8 @@ export class RequestRunner {
 
   constructor(
     private readonly api: TenantApi,
-    private readonly tenants: TenantDirectory,
-    private readonly views: Pick<Views, 'tree' | 'activeTenant' | 'responses'>,
+    private readonly tenants: Pick<TenantResolver, 'resolve'>,
+    private readonly views: Pick<Views, 'tree' | 'responses'>,
     readonly history: RequestHistory,
     private readonly logger: Logger,
   ) {}
@@ -65,75 +67,38 @@ export class RequestRunner {
     return this.last;
   }
 
-  /** Finds the tenant a request names, or the active tenant for a tenant-scoped path. */
-  async resolveTenant(request: Pick<NormalizedRequest, 'path' | 'tenantId'>): Promise<TenantRecord | undefined> {
-    const route = this.api.routeFor(request.path);
-    const tenantId = request.tenantId ?? (needsTenant(route) ? this.views.activeTenant.get()?.id : undefined);
-    if (!tenantId) {
-      if (needsTenant(route)) {
-        throw new RequestInputError(
-          vscode.l10n.t('{0} is served by a tenant\'s cluster: choose a tenant, or set an active tenant in the Tenants view.', request.path),
-        );
-      }
-      return undefined;
-    }
-    const tenant = await this.tenants.byId(tenantId);
-    if (!tenant && !request.tenantId) {
-      // The active tenant belongs to an account that is no longer signed in.
-      throw new RequestInputError(
-        vscode.l10n.t('{0} is served by a tenant\'s cluster: choose a tenant, or set an active tenant in the Tenants view.', request.path),
-      );
-    }
-    if (!tenant) throw new RequestInputError(vscode.l10n.t('The tenant {0} is not one of your tenants. Refresh the Tenants view.', tenantId));
-    return tenant;
-  }
-
-  /** Sends, shows progress and the response, records history. Never throws: failures are in the summary. */
+  /** Sends through the engine (tenant, client), shows progress and the response, records history. Never throws: failures are in the summary. */
   async run(request: NormalizedRequest, options: { fromTree?: boolean } = {}): Promise<RequestSummary> {
     const summary: RequestSummary = {
       ok: false,
       method: request.method,
       path: request.path,
       tenantId: request.tenantId,
-      warnings: request.droppedHeaders.map((name) =>
-        vscode.l10n.t('The header {0} was not sent: the extension sets it from your sign-in, licence key and tenant.', name),
-      ),
+      warnings: request.droppedHeaders.map(droppedHeaderWarning),
     };
     for (const warning of summary.warnings) void vscode.window.showWarningMessage(warning);
 
-    let tenant: TenantRecord | undefined;
-    try {
-      tenant = await this.resolveTenant(request);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      summary.error = { kind: 'invalidRequest', message };
-      await this.remember(request, undefined, { error: 'invalidRequest' });
-      void this.offer({ ok: false, kind: 'invalidRequest', summary: message, notify: true, actions: [], treeProblem: 'keep' }, request, options);
-      return summary;
-    }
-    summary.tenantId = tenant?.id;
-
     const controller = new AbortController();
     const progress = new ProgressReport();
-    const sending = this.api.send({
-      method: request.method,
-      path: request.path,
-      query: request.query,
-      body: request.body,
-      headers: request.headers,
-      tenant,
-      signal: controller.signal,
-      sendOverQuota: request.sendOverQuota,
-      onQueuePosition: (position) => progress.position(position),
-    });
+    const sending = callPlatform(
+      {
+        method: request.method,
+        path: request.path,
+        query: request.query,
+        body: request.body,
+        headers: request.headers,
+        tenant: request.tenantId,
+        signal: controller.signal,
+        sendOverQuota: request.sendOverQuota,
+        onQueuePosition: (position) => progress.position(position),
+      },
+      { api: this.api, tenants: this.tenants },
+    );
     void progress.showWhenSlow(`${request.method} ${request.path}`, sending, controller);
 
-    try {
-      const response = await sending;
-      return await this.succeeded(request, tenant, response, summary, options);
-    } catch (error) {
-      return await this.failed(request, tenant, error, summary, options);
-    }
+    const { tenant, response, error } = await sending;
+    if (tenant) summary.tenantId = tenant.id;
+    return response ? this.succeeded(request, tenant, response, summary, options) : this.failed(request, tenant, error, summary, options);
   }
 
   private async succeeded(
@@ -212,7 +177,7 @@ export class RequestRunner {
       await this.show(request, summary, failedResponse(request, details, outcome.summary), tenant);
     }
     this.markResource(outcome, tenant, request, options);
-    if (outcome.notify) void this.offer(outcome, request, options);
+    if (outcome.notify) void offerNextActions(outcome, (overrides) => this.run({ ...request, ...overrides }, options));
     return summary;
   }
 
@@ -220,20 +185,6 @@ export class RequestRunner {
   private markResource(outcome: RequestOutcome, tenant: TenantRecord | undefined, request: NormalizedRequest, options: { fromTree?: boolean }): void {
     if (!tenant || !options.fromTree || outcome.treeProblem === 'keep') return;
     this.views.tree.setProblem(tenant.id, request, outcome.treeProblem === 'clear' ? undefined : outcome.treeProblem.set);
-  }
-
-  private async offer(outcome: RequestOutcome, request: NormalizedRequest, options: { fromTree?: boolean }): Promise<void> {
-    const actions = notificationActions(outcome);
-    const chosen = await vscode.window.showErrorMessage(outcome.summary, ...actions.map((next) => next.label));
-    const next: NextAction | undefined = actions.find((candidate) => candidate.label === chosen);
-    if (!next) return;
-    if ('resend' in next) {
-      await this.run({ ...request, ...next.resend }, options);
-      return;
-    }
-    const done = await vscode.commands.executeCommand(next.command, ...next.args);
-    // Signed in, key set, calls resumed: the request that stopped goes now, without asking again.
-    if (next.resendAfter && done) await this.run(request, options);
   }
 
   private async show(request: NormalizedRequest, summary: RequestSummary, response: ResponseLike, tenant: TenantRecord | undefined): Promise<void> {

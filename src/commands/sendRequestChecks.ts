@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { proposeRule } from '../api/routes';
 import type { TenantDirectory } from '../api/tenantDirectory';
 import type { RouteRule, TenantApi, TenantRecord } from '../api/types';
-import type { ActiveTenantStore } from '../views/activeTenant';
+import type { ActiveTenantStore } from '../api/activeTenant';
 import { BACK, outcome, pick, problemItem, title, type Step } from './quickInputSteps';
 import type { RequestHistory } from './requestHistory';
 

@@ -17,7 +17,7 @@ export function registerTenantCommands(context: vscode.ExtensionContext, deps: W
 
   register(context, 'tenantApi.setActiveTenant', async (args?: unknown) => {
     const tenantId = tenantIdOf(args);
-    let tenant = tenantId ? await tenants.byId(tenantId) : undefined;
+    let tenant = tenantId ? await deps.resolver.find(tenantId).catch(() => undefined) : undefined;
     if (!tenant) {
       const listed = await tenants.tenants().catch(() => []);
       const picked = await vscode.window.showQuickPick(

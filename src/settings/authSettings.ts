@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
-import type { FlowSetting } from '../auth/flows';
 import type { EnvironmentSettings } from './environments';
+
+/** The ways a sign-in can reach the browser and come back (src/auth/flows.ts chooses among them). */
+export type FlowKind = 'uriHandler' | 'loopback' | 'deviceCode';
+export type FlowSetting = 'auto' | FlowKind;
 
 export interface AuthConfiguration {
   authUrl: string;

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { readEnvironmentList } from './environmentSettings';
-import { sanitizeThresholds, type QuotaThresholds } from '../views/quotaPresentation';
+import { sanitizeThresholds, type QuotaThresholds } from './quotaThresholds';
 
 /** The section every setting of the extension is under. */
 export const SETTINGS_SECTION = 'tenantApi';

@@ -1,6 +1,6 @@
 import { licenceSecretName } from '../api/licenceKeyStore';
 import { RouteTable, parseRouteSetting } from '../api/routes';
-import { CLIENT_SECRET_KEY, SESSIONS_INDEX_KEY, SESSION_KEY_PREFIX } from '../auth/sessionStore';
+import { CLIENT_SECRET_KEY, SESSIONS_INDEX_KEY, SESSION_KEY_PREFIX } from '../common/sessionSecretNames';
 import { namespacedSecretStore } from '../common/namespacedSecretStore';
 import type { SecretStore } from '../common/secretStore';
 import { DEFAULT_ENVIRONMENT_ID, type Environment } from './environments';

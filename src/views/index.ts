@@ -5,7 +5,7 @@ import type { LicenceKeyInfo, TenantApi } from '../api/types';
 import type { Event } from '../common/event';
 import { silentLogger, type Logger } from '../common/logger';
 import { onSettingsChange } from '../settings/editorSettings';
-import { ActiveTenantStore } from './activeTenant';
+import { ActiveTenantStore } from '../api/activeTenant';
 import { QuotaStatusBar } from './quotaStatusBar';
 import { ResponseDocuments } from './responseDocuments';
 import { SwitchableTreeView } from './switchableTreeView';

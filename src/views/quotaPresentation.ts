@@ -4,17 +4,9 @@
  */
 import * as l10n from '../common/l10n';
 import type { QuotaReading } from '../api/types';
+import { DEFAULT_THRESHOLDS, sanitizeThresholds, type QuotaThresholds } from '../settings/quotaThresholds';
 
 export type QuotaSeverity = 'normal' | 'warning' | 'error';
-
-export interface QuotaThresholds {
-  /** Percent of the limit from which the item shows a warning background. */
-  warningPercent: number;
-  /** Percent of the limit from which the item shows an error background. */
-  errorPercent: number;
-}
-
-export const DEFAULT_THRESHOLDS: QuotaThresholds = { warningPercent: 80, errorPercent: 95 };
 
 export interface QuotaPresentation {
   text: string;
@@ -47,15 +39,6 @@ export function severityFor(percent: number | undefined, thresholds: QuotaThresh
   if (percent >= errorPercent) return 'error';
   if (percent >= warningPercent) return 'warning';
   return 'normal';
-}
-
-/** Settings can hold anything: keep the thresholds numeric, within 1..100 and warning <= error. */
-export function sanitizeThresholds(thresholds: Partial<QuotaThresholds> | undefined): QuotaThresholds {
-  const clamp = (value: unknown, fallback: number) =>
-    typeof value === 'number' && Number.isFinite(value) ? Math.min(100, Math.max(1, value)) : fallback;
-  const errorPercent = clamp(thresholds?.errorPercent, DEFAULT_THRESHOLDS.errorPercent);
-  const warningPercent = Math.min(clamp(thresholds?.warningPercent, DEFAULT_THRESHOLDS.warningPercent), errorPercent);
-  return { warningPercent, errorPercent };
 }
 
 export function formatCount(value: number, locale = 'en'): string {

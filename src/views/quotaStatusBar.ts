@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { TenantDirectory } from '../api/tenantDirectory';
 import type { QuotaView } from '../api/types';
 import { onSettingsChange, readQuotaThresholds } from '../settings/editorSettings';
-import type { ActiveTenantStore } from './activeTenant';
+import type { ActiveTenantStore } from '../api/activeTenant';
 import { presentQuota, selectReading, type QuotaSeverity } from './quotaPresentation';
 
 export const QUOTA_ITEM_ID = 'tenantApi.quota';

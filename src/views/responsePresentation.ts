@@ -6,30 +6,10 @@
 import * as l10n from '../common/l10n';
 import { REDACTED } from '../common/redact';
 import { isSecretHeader } from '../api/requestHeaders';
-import { needsTenant } from '../api/routes';
-import type { LicenceKeyInfo, RouteRule, TenantRecord } from '../api/types';
+import type { DataSelector } from '../api/dataSelector';
 
-export type SelectorTenant = Pick<TenantRecord, 'id' | 'codiceAmbienteDati' | 'descrizioneAmbienteDati'>;
-
-/**
- * What chooses the data a call reads. A tenant-scoped route carries User-Tenant: the tenant does. A
- * base-URL route carries no tenant, only the licence key: the data are those of the key's holder
- * (spec 2.3, 5.3). A route with neither (the tenant listing) answers for the signed-in user.
- */
-export type DataSelector =
-  | { kind: 'tenant'; tenant: SelectorTenant }
-  | { kind: 'licenceKey'; module: string; licence?: Partial<LicenceKeyInfo> }
-  | { kind: 'user' };
-
-export function dataSelector(
-  route: RouteRule | undefined,
-  tenant: SelectorTenant | undefined,
-  licence: Partial<LicenceKeyInfo> | undefined,
-): DataSelector {
-  if (needsTenant(route) && tenant) return { kind: 'tenant', tenant };
-  if (route?.module) return { kind: 'licenceKey', module: route.module, ...(licence ? { licence } : {}) };
-  return { kind: 'user' };
-}
+// What selected the data is the client's concept (src/api/dataSelector.ts); the views only word it.
+export { dataSelector, type DataSelector, type SelectorTenant } from '../api/dataSelector';
 
 /** The name that stands for the data's owner: the tenant's code, the key's organization (else its label). */
 export function selectorName(selector: DataSelector): string | undefined {

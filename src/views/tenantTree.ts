@@ -4,7 +4,7 @@ import type { LicenceKeyInfo, TenantApi } from '../api/types';
 import { TENANT_LIST_PATH } from '../api/apiClient';
 import type { TenantDirectory } from '../api/tenantDirectory';
 import type { Logger } from '../common/logger';
-import type { ActiveTenantStore } from './activeTenant';
+import type { ActiveTenantStore } from '../api/activeTenant';
 import { dataSelector } from './responsePresentation';
 import {
   accountChildren,

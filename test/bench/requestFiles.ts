@@ -10,10 +10,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { RouteTable } from '../../src/api/routes';
-import { codeLensPlan } from '../../src/requestFiles/codeLenses';
-import { diagnoseRequestFile } from '../../src/requestFiles/diagnostics';
-import { parseRequestFile } from '../../src/requestFiles/parser';
-import { defaultSystemContext } from '../../src/requestFiles/systemVariables';
+import { codeLensPlan } from '../../src/engine/codeLenses';
+import { diagnoseRequestFile } from '../../src/engine/diagnostics';
+import { parseRequestFile } from '../../src/engine/parser';
+import { defaultSystemContext } from '../../src/engine/systemVariables';
 import { option } from './options';
 
 const LINES = Math.floor(option('lines', 10_000));

@@ -1,10 +1,13 @@
 import * as vscode from 'vscode';
+import { isApiError } from '../../api/errors';
+import type { TenantResolver } from '../../api/tenantResolver';
+import { offerNextActions } from '../../commands/nextActions';
+import { outcomeOfError } from '../../commands/requestOutcome';
 import type { TenantApi } from '../../api/types';
-import { curlForPrepared } from '../curl';
-import { requestAtLine } from '../parser';
-import { prepareRequest } from '../prepare';
-import { findTenant, type FileTenants } from '../sender';
-import { labelOf, outcomeSelector, responseTitle, summarize, type RequestFileRunner, type RunOutcome } from '../runner';
+import { curlForPrepared } from '../../engine/curlCommand';
+import { requestAtLine } from '../../engine/parser';
+import { prepareRequest } from '../../engine/prepare';
+import { labelOf, outcomeSelector, responseTitle, summarize, type RequestFileRunner, type RunOutcome } from '../../engine/runner';
 import { selectorLine, selectorName } from '../../views/responsePresentation';
 import { isRequestDocument, ParsedDocuments, requestDocument } from './documents';
 import { FileResponseTabs, requestContextLines } from './responseTabs';
@@ -35,7 +38,7 @@ export interface SendAllResult {
 
 export interface CommandDeps {
   api: Pick<TenantApi, 'routeFor'>;
-  tenants: FileTenants;
+  tenants: TenantResolver;
   runner: RequestFileRunner;
   parsed: ParsedDocuments;
   tabs: FileResponseTabs;
@@ -85,15 +88,32 @@ export function registerRequestFileCommands(deps: CommandDeps): vscode.Disposabl
   ];
 }
 
-async function sendOne(document: vscode.TextDocument, index: number, deps: CommandDeps): Promise<SendResult> {
+async function sendOne(document: vscode.TextDocument, index: number, deps: CommandDeps, overrides: { sendOverQuota?: boolean } = {}): Promise<SendResult> {
   const file = deps.parsed.get(document);
   const label = file.requests[index] ? labelOf(file.requests[index]) : String(index);
   const outcome = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Sending {0}…', label) },
-    () => deps.runner.send(requestDocument(document), index),
+    () => deps.runner.send(requestDocument(document), index, overrides),
   );
   for (const dependency of outcome.dependencies) await show(document, dependency, deps);
-  return show(document, outcome, deps, true);
+  const result = await show(document, outcome, deps, true);
+  if (outcome.error) notifyFailure(outcome, (again) => sendOne(document, index, deps, again));
+  return result;
+}
+
+/**
+ * A failure's notification. An error of the client (a dependency's too) offers what Send Request offers
+ * (Sign In, Set Licence Key, Resume Calls, Send Anyway, Re-run) and sends the request again once the fix
+ * succeeded; a problem of the file itself (a variable, a body file) is only said.
+ */
+function notifyFailure(outcome: RunOutcome, resend: (overrides: { sendOverQuota?: boolean }) => Promise<unknown>): void {
+  const error = outcome.error!;
+  if (!isApiError(error.cause)) {
+    void vscode.window.showErrorMessage(error.message);
+    return;
+  }
+  const next = outcomeOfError(error.cause, { method: outcome.request.method, path: outcome.request.url, preview: error.response !== undefined });
+  if (next.notify) void offerNextActions({ ...next, summary: error.message }, resend);
 }
 
 /** Whose data an outcome's response holds, for its title. */
@@ -109,7 +129,6 @@ async function show(document: vscode.TextDocument, outcome: RunOutcome, deps: Co
   const result: SendResult = { label: outcome.label, status: response?.status, warnings, error: outcome.error && { kind: outcome.error.kind, message: outcome.error.message } };
   if (notify) {
     for (const warning of warnings) void vscode.window.showWarningMessage(warning);
-    if (outcome.error) void vscode.window.showErrorMessage(outcome.error.message);
   }
   if (!response) return result;
   const selector = outcomeSelector(outcome, (path) => deps.api.routeFor(path), deps.baseUrl());
@@ -182,14 +201,8 @@ async function copyAsCurl(document: vscode.TextDocument, index: number, deps: Co
     return undefined;
   }
   const route = prepared.request.target.kind === 'path' ? deps.api.routeFor(prepared.request.target.path) : undefined;
-  let tenant;
-  try {
-    const tenants = await deps.tenants.list();
-    const wanted = prepared.request.tenant ?? deps.tenants.active()?.id;
-    tenant = wanted ? findTenant(wanted, tenants) : undefined;
-  } catch {
-    tenant = undefined;
-  }
+  // The tenant named, else the active one; the command still copies when neither is known.
+  const tenant = await deps.tenants.resolve(prepared.request.tenant, 'optional', '').catch(() => undefined);
   const command = curlForPrepared(prepared.request, { baseUrl: deps.baseUrl(), route, tenant });
   await vscode.env.clipboard.writeText(command);
   void vscode.window.showInformationMessage(

@@ -1,8 +1,8 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { parseRequestFile, type ParsedFile } from '../parser';
-import type { RequestDocument } from '../runner';
+import { parseRequestFile, type ParsedFile } from '../../engine/parser';
+import { requestDocument as fileDocument } from '../../engine/documents';
+import type { RequestDocument } from '../../engine/runner';
 
 export const REQUEST_LANGUAGE = 'tenant-api-http';
 
@@ -42,16 +42,5 @@ export class ParsedDocuments {
 /** What the runner needs of a document: its text, and files named by `< ./body.json` read beside it. */
 export function requestDocument(document: vscode.TextDocument): RequestDocument {
   const folder = document.uri.scheme === 'file' ? path.dirname(document.uri.fsPath) : (vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd());
-  return {
-    key: document.uri.toString(),
-    text: document.getText(),
-    readBodyFile(relative: string) {
-      const file = path.resolve(folder, relative);
-      try {
-        return fs.readFileSync(file, 'utf8');
-      } catch (error) {
-        throw new Error(vscode.l10n.t('The body file {0} cannot be read: {1}', relative, (error as NodeJS.ErrnoException).code ?? String(error)));
-      }
-    },
-  };
+  return fileDocument(document.uri.toString(), document.getText(), folder);
 }

@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
 import { onSettingsChange, readRequestFilesCodeLens } from '../../settings/editorSettings';
 import type { TenantApi, TenantRecord } from '../../api/types';
-import { codeLensPlan } from '../codeLenses';
-import { completionSpot, HEADER_NAMES } from '../completionContext';
-import { diagnoseRequestFile, type FileDiagnostic } from '../diagnostics';
-import { HTTP_METHODS } from '../parser';
-import { labelOf, type RequestFileRunner } from '../runner';
-import { systemVariableHelp } from '../systemVariables';
-import { classifyReference, looksSecret, lookupReference, referencesInLine } from '../variables';
+import { codeLensPlan } from '../../engine/codeLenses';
+import { completionSpot, HEADER_NAMES } from '../../engine/completionContext';
+import { diagnoseRequestFile, type FileDiagnostic } from '../../engine/diagnostics';
+import { HTTP_METHODS } from '../../engine/parser';
+import { labelOf, type RequestFileRunner } from '../../engine/runner';
+import { systemVariableHelp } from '../../engine/systemVariables';
+import { classifyReference, looksSecret, lookupReference, referencesInLine } from '../../engine/variables';
 import { COMMANDS } from './commands';
 import { isRequestDocument, REQUEST_SELECTOR, type ParsedDocuments } from './documents';
 

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import type { ApiSettings } from '../../api';
-import type { TenantApi, TenantRecord } from '../../api/types';
-import type { HistoryEntry } from '../../commands/requestHistory';
-import { RequestFileRunner } from '../runner';
-import type { FileTenants } from '../sender';
-import { defaultSystemContext } from '../systemVariables';
+import type { TenantResolver } from '../../api/tenantResolver';
+import type { TenantApi } from '../../api/types';
+import type { HistoryEntry } from '../../engine/historyEntry';
+import { RequestFileRunner } from '../../engine/runner';
+import { defaultSystemContext } from '../../engine/systemVariables';
 import { registerRequestFileCommands } from './commands';
 import { isRequestDocument, ParsedDocuments } from './documents';
 import { registerLanguageFeatures } from './languageFeatures';
@@ -13,7 +13,8 @@ import { registerSaveToFile } from './saveToFile';
 
 export interface RequestFilesDeps {
   api: Pick<TenantApi, 'send' | 'routeFor' | 'endpoints'>;
-  tenants: FileTenants;
+  /** The one tenant resolver (of the active environment at each use). */
+  tenants: TenantResolver;
   /** The active environment's variables (issue "Environments"); none until environments exist. */
   environment?: () => Record<string, string>;
   /** The API settings in force (base URL, time limit of a call). */
@@ -25,13 +26,9 @@ export interface RequestFilesDeps {
 /** Request files (.http/.rest): running them (CodeLens, keybinding, Send All, cURL) and their language features. */
 export function registerRequestFiles(context: vscode.ExtensionContext, deps: RequestFilesDeps): void {
   const environment = deps.environment ?? (() => ({}));
-  let known: readonly TenantRecord[] | undefined;
+  const { tenants } = deps;
   let loading: Promise<void> | undefined;
-  // The tenants a file may name: remembered from every listing, so completion and diagnostics never wait.
-  const tenants: FileTenants = {
-    list: async () => (known = await deps.tenants.list()),
-    active: () => deps.tenants.active(),
-  };
+  // List the tenants once a request file is open, so completion and diagnostics never wait for them.
   const loadTenants = (then: () => void) => {
     loading ??= tenants.list().then(then, () => undefined).finally(() => (loading = undefined));
   };
@@ -49,18 +46,18 @@ export function registerRequestFiles(context: vscode.ExtensionContext, deps: Req
   });
   const parsed = new ParsedDocuments();
   const tabs = new FileResponseTabs();
-  const features = registerLanguageFeatures({ api: deps.api, runner, parsed, environment, knownTenants: () => known });
+  const features = registerLanguageFeatures({ api: deps.api, runner, parsed, environment, knownTenants: () => tenants.known() });
   context.subscriptions.push(
     tabs,
     ...features.disposables,
     ...registerRequestFileCommands({ api: deps.api, tenants, runner, parsed, tabs, baseUrl: () => deps.settings().baseUrl }),
     vscode.workspace.onDidOpenTextDocument((document) => {
-      if (isRequestDocument(document) && known === undefined) loadTenants(features.refresh);
+      if (isRequestDocument(document) && tenants.known() === undefined) loadTenants(features.refresh);
     }),
     // Responses stay for the session (as in REST Client): a closed file, or one whose language another
     // extension changes (close + open), still chains. Deleted files drop theirs.
     vscode.workspace.onDidDeleteFiles((event) => event.files.forEach((uri) => runner.forget(uri.toString()))),
-    registerSaveToFile({ history: deps.history ?? (() => []), knownTenants: () => known }),
+    registerSaveToFile({ history: deps.history ?? (() => []), knownTenants: () => tenants.known() }),
   );
   if (vscode.workspace.textDocuments.some(isRequestDocument)) loadTenants(features.refresh);
 }

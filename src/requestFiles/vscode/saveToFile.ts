@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import type { TenantRecord } from '../../api/types';
-import type { HistoryEntry } from '../../commands/requestHistory';
+import type { HistoryEntry } from '../../engine/historyEntry';
 import { RESPONSE_SCHEME } from '../../views/responseDocuments';
-import { parseRequestFile } from '../parser';
-import { appendText, historyEntryForResponse, requestBlock, suggestedName } from '../saveBlock';
+import { parseRequestFile } from '../../engine/parser';
+import { appendText, historyEntryForResponse, requestBlock, suggestedName } from '../../engine/saveBlock';
 
 export const SAVE_COMMAND = 'tenantApi.requestFile.saveRequest';
 

@@ -6,6 +6,7 @@ import type { AccountInfo } from '../../../src/auth/types';
 import { Emitter } from '../../../src/common/event';
 import { SignInRequiredError } from '../../../src/common/signInRequired';
 import { tenantRecord } from '../../helpers/tenantRecords';
+import { findTenant, tenantResolver } from '../../../src/api/tenantResolver';
 
 const tenant = tenantRecord;
 const milano = tenant('t-mi', 'RC-MI', 'Rossi Milano');
@@ -34,6 +35,11 @@ class Harness {
 
   constructor() {
     this.directory.onDidChange((change) => this.changes.push(change));
+  }
+
+  /** The one resolver over this directory, no active tenant. */
+  resolver() {
+    return tenantResolver(this.directory, { get: () => undefined });
   }
 
   async answer(tenants: TenantRecord[]): Promise<void> {
@@ -72,19 +78,18 @@ describe('TenantDirectory', () => {
     const listed = h.directory.tenants();
     await h.answer([milano, torino]);
     assert.deepEqual(await listed, [milano, torino]);
-    assert.equal(h.directory.get('t-to'), torino);
-    assert.equal(h.directory.get('t-xx'), undefined);
-    assert.equal(h.directory.find('t-mi'), milano);
-    assert.equal(h.directory.find('rc-to'), torino);
-    assert.equal(h.directory.find(' Rossi Milano '), milano);
-    assert.equal(h.directory.find('Rossi'), undefined);
-    assert.equal(h.directory.find(''), undefined);
-    assert.equal(await h.directory.byId('t-mi'), milano);
+    const resolver = h.resolver();
+    assert.equal(await resolver.find('t-to'), torino);
+    assert.equal(await resolver.find('T-MI'), milano, 'ids in any case too, as every front end finds them');
+    assert.equal(await resolver.find('rc-to'), torino);
+    assert.equal(await resolver.find(' Rossi Milano '), milano);
+    assert.equal(await resolver.find('Rossi'), undefined);
+    assert.equal(h.calls, 1, 'found among the listed tenants');
   });
 
   it('lists again by id when the tenant is not cached, and returns nothing when signed out', async () => {
     const h = new Harness();
-    const found = h.directory.byId('t-to');
+    const found = h.resolver().find('t-to');
     await h.answer([milano, torino]);
     assert.equal(await found, torino);
     h.active = undefined;
@@ -127,7 +132,7 @@ describe('TenantDirectory', () => {
     h.sessionChanges.fire(); // sign-out
     await flush();
     assert.equal(h.directory.listing('mario'), undefined);
-    assert.equal(h.directory.get('t-mi'), undefined);
+    assert.equal(h.directory.listed().find((listed) => listed.id === 't-mi'), undefined);
     assert.deepEqual(h.changes, [{ kind: 'listings' }, { kind: 'listings' }, { kind: 'listings' }]);
   });
 
@@ -138,12 +143,12 @@ describe('TenantDirectory', () => {
     assert.deepEqual(await first, [milano, torino]);
     h.sessionChanges.fire(); // a refresh, here or in another window
     await flush();
-    assert.equal(h.directory.get('t-mi'), milano, 'a call in flight still finds its tenant');
+    assert.equal(h.directory.listed().find((listed) => listed.id === 't-mi'), milano, 'a call in flight still finds its tenant');
     assert.equal(h.calls, 1, 'not listed again');
     h.signedIn = [...h.signedIn, { id: 'laura', label: 'Laura', roles: [] }];
     h.sessionChanges.fire(); // another account signed in
     await flush();
-    assert.equal(h.directory.get('t-mi'), undefined);
+    assert.equal(h.directory.listed().find((listed) => listed.id === 't-mi'), undefined);
   });
 
   it('lists once more when a refresh dropped the listing it waited for, rather than answer no tenants', async () => {
@@ -163,8 +168,8 @@ describe('TenantDirectory', () => {
     h.active = { id: 'laura', label: 'Laura', roles: [] };
     void h.directory.load('laura');
     await h.answer([verdi, { ...torino, id: 'shared', codiceAmbienteDati: 'SH' }]);
-    assert.equal(h.directory.find('SH')?.descrizioneAmbienteDati, 'Rossi Torino');
-    assert.equal(h.directory.get('t-mi'), milano, 'another account\'s tenants are still found');
+    assert.equal(findTenant('SH', h.directory.listed())?.descrizioneAmbienteDati, 'Rossi Torino');
+    assert.equal(h.directory.listed().find((listed) => listed.id === 't-mi'), milano, 'another account\'s tenants are still found');
     assert.deepEqual(await h.directory.tenants(), [verdi, { ...torino, id: 'shared', codiceAmbienteDati: 'SH' }]);
   });
 

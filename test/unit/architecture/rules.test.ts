@@ -1,6 +1,6 @@
 // Each rule of the architecture test, broken once on purpose: the check must see it.
 import * as assert from 'node:assert/strict';
-import { configurationViolations, importViolations, lengthViolations, staleExemptions } from './rules';
+import { configurationViolations, importViolations, LAYERS, lengthViolations, staleExemptions } from './rules';
 import { readFacts } from './sourceFacts';
 
 describe('architecture rules', () => {
@@ -12,9 +12,20 @@ describe('architecture rules', () => {
     ['src/common/x.ts', "import type { Disposable } from 'vscode';", /src\/common has no vscode/],
     ['src/auth/x.ts', "import { window } from 'vscode';", /src\/auth has no vscode outside/],
     ['src/auth/vscode/x.ts', "import { window } from 'vscode';", undefined],
-    ['src/views/x.ts', "import type { HistoryEntry } from '../commands/requestHistory';", /src\/views does not import src\/commands/],
-    ['src/views/x.ts', "import { registerWorkbenchCommands } from '../commands';", /src\/views does not import src\/commands/],
+    ['src/views/x.ts', "import type { HistoryEntry } from '../commands/requestHistory';", /src\/views imports no layer above it/],
+    ['src/views/x.ts', "import { registerWorkbenchCommands } from '../commands';", /src\/views imports no layer above it/],
     ['src/commands/x.ts', "import type { Views } from '../views';", undefined],
+    // The rules of issue 20, each broken once: the engine is plain Node below every front end, no import runs up.
+    ['src/engine/x.ts', "import * as vscode from 'vscode';", /src\/engine has no vscode/],
+    ['src/engine/x.ts', "import { buildCurlCommand } from '../commands/curlCommand';", /src\/engine imports no layer above it/],
+    ['src/engine/x.ts', "import { dataSelector } from '../views/responsePresentation';", /src\/engine imports no layer above it/],
+    ['src/engine/x.ts', "import { COMMANDS } from '../requestFiles/vscode/commands';", /src\/engine imports no layer above it/],
+    ['src/engine/x.ts', "import { dataSelector } from '../api/dataSelector';", undefined],
+    ['src/api/x.ts', "import type { AccessTokenSource } from '../auth/types';", /src\/api imports no layer above it/],
+    ['src/settings/x.ts', "import type { FlowSetting } from '../auth/flows';", /src\/settings imports no layer above it/],
+    ['src/settings/x.ts', "import { sanitizeThresholds } from '../views/quotaPresentation';", /src\/settings imports no layer above it/],
+    ['src/common/x.ts', "import { activate } from '../extension';", /src\/common imports no layer above it/],
+    ['src/requestFiles/vscode/x.ts', "import { callPlatform } from '../../engine/sender';", undefined],
     ['src/api/x.ts', "// import * as vscode from 'vscode';\nconst s = \"import 'vscode'\";", undefined],
   ];
   for (const [file, text, expected] of cases) {
@@ -28,6 +39,16 @@ describe('architecture rules', () => {
       }
     });
   }
+
+  // Every layer, importing the one just above it.
+  LAYERS.slice(0, -1).forEach(({ folder }, index) => {
+    const upper = LAYERS[index + 1].folder.slice('src/'.length);
+    it(`refuses in ${folder} an import of src/${upper}, the layer above`, () => {
+      const found = importViolations([readFacts(`${folder}/x.ts`, `import { y } from '../${upper}/y';`)]);
+      assert.equal(found.length, 1, found.join('\n'));
+      assert.match(found[0], new RegExp(`^${folder}/x.ts:1 .*${folder} imports no layer above it`));
+    });
+  });
 
   it('refuses a configuration read outside src/settings, and only a real one', () => {
     const read = "const c = vscode.workspace.getConfiguration('tenantApi');";

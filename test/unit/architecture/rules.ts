@@ -15,6 +15,34 @@ export interface ImportRule {
 
 const under = (folder: string) => (file: string) => file === folder || file.startsWith(`${folder}/`);
 
+/**
+ * The layers of src/, lowest first: a folder imports only the folders before it (src/extension.ts,
+ * the composition root, sits above them all). Why each sits where it does:
+ */
+export const LAYERS: ReadonlyArray<{ folder: string; why: string }> = [
+  { folder: 'src/common', why: 'small shared interfaces every layer uses' },
+  { folder: 'src/api', why: 'the client, the tenant directory and resolver, the header policy: any front end needs them, and they need no sign-in code (the token source is an interface in src/common)' },
+  { folder: 'src/settings', why: 'reads the configuration into the shapes the layers above take' },
+  { folder: 'src/auth', why: 'sign-in, configured by src/settings, giving tokens to the client through src/common\'s interface' },
+  { folder: 'src/coordination', why: 'shares the sessions and the rate-limit ledger of src/auth and src/api between windows' },
+  { folder: 'src/engine', why: 'the request engine in plain Node: every front end (Send Request, request files, the Testing view, the command line) is built on it, so it knows none of them' },
+  { folder: 'src/views', why: 'the tree, status bars and response tabs: commands use views, never the other way round, so a view can be reused by any command' },
+  { folder: 'src/commands', why: 'the palette\'s front end over the engine and the views' },
+  { folder: 'src/requestFiles', why: 'the request files\' front end in the editor, over the engine and the views' },
+];
+
+function layerRules(): ImportRule[] {
+  return LAYERS.slice(0, -1).map(({ folder, why }, index) => {
+    const above = LAYERS.slice(index + 1).map((layer) => layer.folder);
+    return {
+      name: `${folder} imports no layer above it (${above.join(', ')})`,
+      why,
+      covers: under(folder),
+      forbids: (target: string) => target === 'src/extension' || above.some((upper) => under(upper)(target)),
+    };
+  });
+}
+
 export const IMPORT_RULES: readonly ImportRule[] = [
   {
     name: 'src/api has no vscode',
@@ -35,11 +63,12 @@ export const IMPORT_RULES: readonly ImportRule[] = [
     forbids: (target) => target === 'vscode',
   },
   {
-    name: 'src/views does not import src/commands',
-    why: 'commands use views, never the other way round, so a view can be reused by any command',
-    covers: under('src/views'),
-    forbids: under('src/commands'),
+    name: 'src/engine has no vscode',
+    why: 'the request engine runs in plain Node: the Testing view and the command line are front ends over it too',
+    covers: under('src/engine'),
+    forbids: (target) => target === 'vscode',
   },
+  ...layerRules(),
 ];
 
 /** About 80 lines, as the team's guide says; a function longer than this does more than one thing. */

@@ -2,11 +2,11 @@ import * as assert from 'node:assert/strict';
 import type { QuotaReading } from '../../../src/api/types';
 import {
   presentQuota,
-  sanitizeThresholds,
   selectReading,
   severityFor,
   usageRows,
 } from '../../../src/views/quotaPresentation';
+import { sanitizeThresholds } from '../../../src/settings/quotaThresholds';
 
 const now = Date.UTC(2026, 10, 22, 10, 0, 0);
 

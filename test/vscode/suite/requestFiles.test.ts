@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Sandbox } from '../../sandbox';
 import { driver } from './helpers/driver';
-import { endWorkbenchSuite, setLicenceKeys, signInAs, signOutEveryone, startWorkbenchSandbox, waitFor, workbenchApi } from './helpers/workbench';
+import { endWorkbenchSuite, extensionExports, setLicenceKeys, signInAs, signOutEveryone, startWorkbenchSandbox, waitFor, workbenchApi } from './helpers/workbench';
 
 const repoRoot = process.env.TENANT_API_TEST_REPO ?? path.resolve(__dirname, '..', '..', '..', '..');
 
@@ -218,4 +218,55 @@ describe('request files', function () {
       await vscode.workspace.getConfiguration('tenantApi').update('requestFiles.codeLens', undefined, vscode.ConfigurationTarget.Global);
     }
   });
+
+  // Issue 26, item 1: a request file offers the fixes Send Request offers, and sends again once they succeed.
+  it('signed out, Send offers Sign In (not "not one of your tenants"), and after signing in the request goes', async () => {
+    const file = path.join(folder, 'signedOut.http');
+    fs.writeFileSync(file, '# @name ditteAfterSignIn\n# @tenant RC-MI\nGET /efat/api/v1/ditte?dimensionePagina=1\n');
+    await signOutEveryone();
+    const mario = sandbox.users.find((user) => user.username === 'mario.rossi')!;
+    await driver.robot.setCredentials({ username: mario.username, password: mario.password });
+    await vscode.commands.executeCommand('notifications.clearAll');
+    const editor = await openFile(file);
+    const before = sandbox.requests.length;
+    await clickLens(editor, 2, 'Send ditteAfterSignIn with Tenant API Workbench');
+    const offer = await waitFor(async () => (await driver.notifications()).find((message) => /not signed in/.test(message)), { what: 'the Sign In offer' });
+    assert.doesNotMatch(offer, /not one of your tenants/);
+    assert.equal(sandbox.requests.length, before, 'nothing was sent');
+    await driver.clickNotificationButton('Sign In');
+    await waitFor(() => tabsLabelled('GET ditteAfterSignIn · RC-MI')[0], { timeoutMs: 60_000, what: 'the response tab after signing in' });
+    const sent = sandbox.requests.slice(before).filter((request) => request.path === '/efat/api/v1/ditte');
+    assert.deepEqual(sent.map((request) => [request.status, request.headers['user-tenant']]), [[200, tenant('RC-MI').id]]);
+  });
+
+  it('no licence key, Send offers Set Licence Key, and once it is set the request goes', async () => {
+    const file = path.join(folder, 'noKey.http');
+    fs.writeFileSync(file, '# @name configurazioniAfterKey\nGET /api/configurazioni?dimensionePagina=1\n');
+    const keys = (await extensionExports()).licenceKeys!;
+    await keys.clear('core');
+    const coreKey = sandbox.licenceKeys.find((key) => key.module === 'core' && key.organizationId === 'org-rossi')!;
+    await vscode.commands.executeCommand('notifications.clearAll');
+    const editor = await openFile(file);
+    const before = sandbox.requests.length;
+    await clickLens(editor, 1, 'Send configurazioniAfterKey with Tenant API Workbench');
+    await waitFor(async () => (await driver.notifications()).find((message) => /licence key/i.test(message)), { what: 'the Set Licence Key offer' });
+    await driver.clickNotificationButton('Set Licence Key');
+    await inputStep('Licence key for the module', coreKey.key);
+    await inputStep('Label for this key');
+    await driver.waitFor(`${TITLE('Which organization holds this licence?')}`, { timeoutMs: 15_000 });
+    await driver.waitFor('.quick-input-widget .monaco-list-row', { timeoutMs: 15_000 });
+    await driver.press('Enter');
+    await waitFor(() => tabsLabelled('GET configurazioniAfterKey')[0], { timeoutMs: 60_000, what: 'the response tab after the key was set' });
+    const sent = sandbox.requests.slice(before).filter((request) => request.path === '/api/configurazioni');
+    assert.deepEqual(sent.map((request) => [request.status, request.headers['authorization-key']]), [[200, coreKey.key]]);
+  });
 });
+
+const TITLE = (text: string) => `.quick-input-widget .quick-input-title:has-text("${text}")`;
+
+/** Waits for a quick input by its title, types `keys` (if any) and presses Enter. */
+async function inputStep(title: string, keys?: string): Promise<void> {
+  await driver.waitFor(TITLE(title), { timeoutMs: 15_000 });
+  if (keys) await driver.type(keys);
+  await driver.press('Enter');
+}

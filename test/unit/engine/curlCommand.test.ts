@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { buildCurlCommand, quote, usesMaskedVariables } from '../../../src/commands/curlCommand';
+import { buildCurlCommand, curlForPath, quote, usesMaskedVariables } from '../../../src/engine/curlCommand';
 
 const request = {
   method: 'GET',
@@ -74,5 +74,18 @@ describe('curlCommand', () => {
   it('uses --head for HEAD and no -X for GET', () => {
     assert.match(buildCurlCommand({ method: 'HEAD', url: 'https://h/x', headers: {} }), /^curl --head 'https:\/\/h\/x'$/);
     assert.equal(buildCurlCommand({ method: 'GET', url: 'https://h/x', headers: {} }), "curl 'https://h/x'");
+  });
+
+  it('adds the headers the client adds, by the client\'s rule: User-Tenant only on a tenant-scoped route called for a tenant', () => {
+    const url = 'https://c1.example.com/efat/x';
+    const scoped = curlForPath({ method: 'GET', url, headers: { 'X-A': 'b' } }, { prefix: '/efat/', host: 'cluster', module: 'efat', tenantScoped: true }, 't-1');
+    assert.match(scoped, /-H "Authorization: Bearer \$TENANT_API_TOKEN"/);
+    assert.match(scoped, /-H "Authorization-Key: \$TENANT_API_KEY"/);
+    assert.match(scoped, /-H 'User-Tenant: t-1'/);
+    assert.match(scoped, /-H 'X-A: b'/);
+    // Copy as cURL from the history added it whenever the route needed a tenant; the client does not send it here.
+    const unscoped = curlForPath({ method: 'GET', url }, { prefix: '/efat/', host: 'cluster' }, 't-1');
+    assert.doesNotMatch(unscoped, /User-Tenant/);
+    assert.doesNotMatch(unscoped, /Authorization-Key/, 'no module, no licence key');
   });
 });

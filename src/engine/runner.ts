@@ -4,12 +4,13 @@
  * the requests after it. Send All runs the file's requests in order, one at a time, through the same
  * client and therefore the same throttle. No `vscode` here.
  */
+import { isApiError } from '../api/errors';
 import type { RouteRule } from '../api/types';
 import * as l10n from '../common/l10n';
-import { dataSelector, type DataSelector } from '../views/responsePresentation';
+import { dataSelector, type DataSelector } from '../api/dataSelector';
 import { parseRequestFile, type ParsedFile, type ParsedRequest } from './parser';
 import { platformPath, prepareRequest, type PreparedRequest } from './prepare';
-import { FileRequestError, resultOf, sendPrepared, type SenderDeps, type SentRequest } from './sender';
+import { resultOf, sendPrepared, type SenderDeps, type SentRequest } from './sender';
 import type { SystemVariableContext } from './systemVariables';
 import type { RequestResult, VariableSources } from './variables';
 
@@ -34,10 +35,16 @@ export interface RunOutcome {
   label: string;
   prepared?: PreparedRequest;
   sent?: SentRequest;
-  /** Why it was not sent or failed (a sentence). */
-  error?: { kind: string; message: string; response?: SentRequest['response'] };
+  /** Why it was not sent or failed: a kind (the client's, or `dependency`, `invalidRequest`, `unknown`), a sentence, the error as thrown. */
+  error?: { kind: string; message: string; response?: SentRequest['response']; cause?: unknown };
   /** Requests sent first because this one reads their responses. */
   dependencies: RunOutcome[];
+}
+
+export interface SendOptions {
+  signal?: AbortSignal;
+  /** Send even when the organization's last known usage reached its limit (Send Anyway). */
+  sendOverQuota?: boolean;
 }
 
 const MAX_DEPENDENCY_DEPTH = 5;
@@ -69,11 +76,12 @@ export class RequestFileRunner {
     };
   }
 
-  async send(document: RequestDocument, index: number, signal?: AbortSignal): Promise<RunOutcome> {
+  /** One request (and, first, those it reads that were not sent yet); `sendOverQuota` as Send Anyway asks. */
+  async send(document: RequestDocument, index: number, options: SendOptions = {}): Promise<RunOutcome> {
     const file = parseRequestFile(document.text);
     const request = file.requests[index];
     if (!request) throw new RangeError(`no request ${index}`);
-    return this.run(document, file, request, signal, new Set());
+    return this.run(document, file, request, options, new Set());
   }
 
   /** Every request in order; stops early when `signal` aborts. */
@@ -86,13 +94,13 @@ export class RequestFileRunner {
     for (const request of file.requests) {
       options.onProgress?.(outcomes.length, file.requests.length, request);
       if (options.signal?.aborted) break;
-      outcomes.push(await this.run(document, file, request, options.signal, new Set()));
+      outcomes.push(await this.run(document, file, request, { signal: options.signal }, new Set()));
     }
     options.onProgress?.(outcomes.length, file.requests.length, undefined);
     return outcomes;
   }
 
-  private async run(document: RequestDocument, file: ParsedFile, request: ParsedRequest, signal: AbortSignal | undefined, visiting: Set<number>): Promise<RunOutcome> {
+  private async run(document: RequestDocument, file: ParsedFile, request: ParsedRequest, options: SendOptions, visiting: Set<number>): Promise<RunOutcome> {
     const outcome: RunOutcome = { request, label: labelOf(request), dependencies: [] };
     visiting.add(request.index);
     let prepared = prepareRequest(file, request, this.sources(document.key, file), document);
@@ -101,10 +109,11 @@ export class RequestFileRunner {
       for (const name of missing) {
         const dependency = file.requests.find((candidate) => candidate.name === name);
         if (!dependency || visiting.has(dependency.index)) continue;
-        const sent = await this.run(document, file, dependency, signal, visiting);
+        const sent = await this.run(document, file, dependency, { signal: options.signal }, visiting);
         outcome.dependencies.push(sent);
         if (sent.error) {
-          outcome.error = { kind: 'dependency', message: l10n.t('{0} needs {1}, which failed: {2}', outcome.label, name, sent.error.message) };
+          const message = l10n.t('{0} needs {1}, which failed: {2}', outcome.label, name, sent.error.message);
+          outcome.error = { kind: 'dependency', message, cause: sent.error.cause };
           return outcome;
         }
       }
@@ -116,7 +125,7 @@ export class RequestFileRunner {
     }
     outcome.prepared = prepared.request;
     try {
-      outcome.sent = await sendPrepared(prepared.request, this.deps.sender, signal);
+      outcome.sent = await sendPrepared(prepared.request, this.deps.sender, options);
     } catch (error) {
       outcome.error = describeError(error);
       return outcome;
@@ -136,13 +145,10 @@ export class RequestFileRunner {
   }
 }
 
-function describeError(error: unknown): NonNullable<RunOutcome['error']> {
-  if (error instanceof FileRequestError) return { kind: 'invalidRequest', message: error.message };
-  const candidate = error as { kind?: unknown; message?: unknown; details?: { response?: SentRequest['response'] } };
-  if (candidate && typeof candidate.kind === 'string' && typeof candidate.message === 'string') {
-    return { kind: candidate.kind, message: candidate.message, response: candidate.details?.response };
-  }
-  return { kind: 'unknown', message: error instanceof Error ? error.message : String(error) };
+/** Any failure as plain data: the kind (the client's closed kinds; `unknown` for anything else), the sentence, the answer if one came. */
+export function describeError(error: unknown): NonNullable<RunOutcome['error']> {
+  if (isApiError(error)) return { kind: error.kind, message: error.message, response: error.details.response, cause: error };
+  return { kind: 'unknown', message: error instanceof Error ? error.message : String(error), cause: error };
 }
 
 /** "20 requests: 18 × 200, 2 × 404" plus the failures that got no status. */

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { ACTIVE_TENANT_KEY, ActiveTenantStore } from '../../../src/views/activeTenant';
+import { ACTIVE_TENANT_KEY, ActiveTenantStore } from '../../../src/api/activeTenant';
 
 class MemoryMemento {
   readonly values = new Map<string, unknown>();

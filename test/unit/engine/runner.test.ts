@@ -1,11 +1,14 @@
 import * as assert from 'node:assert/strict';
+import { apiErrors, isApiError } from '../../../src/api/errors';
 import { RouteTable } from '../../../src/api/routes';
+import { TenantResolver } from '../../../src/api/tenantResolver';
 import type { ApiRequest, ApiResponse, TenantRecord } from '../../../src/api/types';
-import { curlForPrepared } from '../../../src/requestFiles/curl';
-import { parseRequestFile } from '../../../src/requestFiles/parser';
-import { prepareRequest } from '../../../src/requestFiles/prepare';
-import { RequestFileRunner, outcomeSelector, responseTitle, summarize, type RunOutcome } from '../../../src/requestFiles/runner';
-import { defaultSystemContext } from '../../../src/requestFiles/systemVariables';
+import { curlForPrepared } from '../../../src/engine/curlCommand';
+import { parseRequestFile } from '../../../src/engine/parser';
+import { prepareRequest } from '../../../src/engine/prepare';
+import { RequestFileRunner, describeError, outcomeSelector, responseTitle, summarize, type RunOutcome } from '../../../src/engine/runner';
+import { callPlatform } from '../../../src/engine/sender';
+import { defaultSystemContext } from '../../../src/engine/systemVariables';
 
 const tenants: TenantRecord[] = [
   { id: 't-mi', codiceAmbienteDati: 'RC-MI', descrizioneAmbienteDati: 'Rossi Milano', clusterAddress: 'http://127.0.0.1:4403', usable: true },
@@ -43,7 +46,7 @@ function setup(options: { active?: string } = {}) {
           return response(request, { total: 3, path: request.path, items: [{ id: 'a1' }] });
         },
       },
-      tenants: { list: async () => tenants, active: () => (options.active ? { id: options.active } : undefined) },
+      tenants: new TenantResolver({ listed: () => [], tenants: async () => tenants, active: () => (options.active ? { id: options.active } : undefined), isSignedIn: () => true }),
       baseUrl: () => 'http://127.0.0.1:4402',
       fetch: (async (url: URL, init: RequestInit) => {
         fetched.push({ url: String(url), headers: init.headers as Record<string, string> });
@@ -58,7 +61,7 @@ function setup(options: { active?: string } = {}) {
   return { runner, sent, fetched, document };
 }
 
-describe('requestFiles/runner', () => {
+describe('engine/runner', () => {
   it('picks the tenant: the request\'s, else the file\'s, else the active one; none for a base path', async () => {
     const { runner, sent, document } = setup({ active: 't-to' });
     const text = ['@tenant = Rossi Milano', '# @tenant t-to', 'GET /efat/api/v1/ditte', '###', 'GET /efat/api/v1/ditte', '###', 'GET /api/configurazioni'].join('\n');
@@ -73,7 +76,8 @@ describe('requestFiles/runner', () => {
   it('says what to do when a cluster path has no tenant, or names an unknown one', async () => {
     const { runner, sent, document } = setup();
     const missing = await runner.send(document('GET /efat/api/v1/ditte'), 0);
-    assert.match(missing.error?.message ?? '', /# @tenant/);
+    assert.match(missing.error?.message ?? '', /needs a tenant/);
+    assert.equal(missing.error?.kind, 'tenant', 'the client\'s kind for a missing tenant, in every front end');
     const unknown = await runner.send(document('# @tenant XX\nGET /api/x'), 0);
     assert.match(unknown.error?.message ?? '', /XX is not one of your tenants/);
     assert.equal(sent.length, 0);
@@ -94,13 +98,48 @@ describe('requestFiles/runner', () => {
     const text = ['GET /api/x', 'Authorization: Bearer secret', 'X-Keep: 1', '###', 'POST https://other.example/hook', 'Authorization-Key: k', '', '{"a":1}'].join('\n');
     const own = await runner.send(document(text), 0);
     assert.deepEqual(sent[0].headers, { 'X-Keep': '1' });
-    assert.match(own.sent?.warnings[0] ?? '', /Authorization written in the file was not sent/);
+    assert.match(own.sent?.warnings[0] ?? '', /header Authorization is set by the extension; your value was ignored/);
     const other = await runner.send(document(text), 1);
     assert.equal(sent.length, 1, 'another host does not go through the API client');
     assert.deepEqual(fetched, [{ url: 'https://other.example/hook', headers: { 'Content-Type': 'application/json' } }]);
     assert.equal(other.sent?.credentials, false);
     assert.equal(other.sent?.response.status, 201);
     assert.ok(other.sent?.warnings.some((warning) => /without your credentials/.test(warning)));
+  });
+
+  it('calls a platform path for any front end: the tenant by the one resolver, a failure as a kind, nothing thrown', async () => {
+    const { runner, sent } = setup({ active: 't-mi' });
+    const deps = runner['deps'].sender;
+    const named = await callPlatform({ method: 'GET', path: '/efat/api/v1/ditte', tenant: 'rossi torino' }, deps);
+    assert.equal(named.tenant?.id, 't-to');
+    assert.equal(named.response?.status, 200);
+    const active = await callPlatform({ method: 'GET', path: '/efat/api/v1/ditte' }, deps);
+    assert.equal(active.tenant?.id, 't-mi');
+    const unknown = await callPlatform({ method: 'GET', path: '/efat/api/v1/ditte', tenant: 'XX' }, deps);
+    assert.equal(describeError(unknown.error).kind, 'tenant', 'Send Request called it invalidRequest, request files too');
+    assert.equal(unknown.response, undefined);
+    assert.equal(sent.length, 2);
+  });
+
+  it('keeps the error as thrown, a dependency\'s too, so a front end can offer its fix', async () => {
+    const { runner, document } = setup();
+    runner['deps'].sender.api.send = async () => {
+      throw apiErrors.signInRequired();
+    };
+    const text = ['# @name first', 'GET /api/a', '###', 'GET /api/b?x={{first.response.body.$.id}}'].join('\n');
+    const outcome = await runner.send(document(text), 1);
+    assert.equal(outcome.error?.kind, 'dependency');
+    assert.ok(isApiError(outcome.error?.cause) && outcome.error.cause.kind === 'auth', String(outcome.error?.cause));
+  });
+
+  it('says another host that does not answer is a network failure', async () => {
+    const { runner, document } = setup();
+    runner['deps'].sender.fetch = (async () => {
+      throw new TypeError('fetch failed');
+    }) as typeof fetch;
+    const outcome = await runner.send(document('GET https://other.example/x'), 0);
+    assert.equal(outcome.error?.kind, 'network');
+    assert.match(outcome.error?.message ?? '', /other\.example did not answer/);
   });
 
   it('sends an absolute URL on the base URL or the cluster through the client, as a path', async () => {
@@ -183,9 +222,9 @@ describe('requestFiles/runner', () => {
   });
 });
 
-describe('requestFiles/saveBlock', () => {
+describe('engine/saveBlock', () => {
   // Imported here so the save tests sit beside the runner's: both turn requests into file text and back.
-  const { appendText, historyEntryForResponse, requestBlock, suggestedName } = require('../../../src/requestFiles/saveBlock') as typeof import('../../../src/requestFiles/saveBlock');
+  const { appendText, historyEntryForResponse, requestBlock, suggestedName } = require('../../../src/engine/saveBlock') as typeof import('../../../src/engine/saveBlock');
 
   it('writes a history entry as a block that parses back to the same request, without credentials', () => {
     const block = requestBlock({

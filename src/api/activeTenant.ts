@@ -1,5 +1,6 @@
 /**
- * The tenant Send Request uses by default (the user's choice, kept across sessions in globalState).
+ * The active tenant: the one every front end uses when a request names none (routing state: the
+ * user's choice, kept across sessions in globalState).
  * Only the id and the name are stored: nothing secret.
  */
 import { Emitter, type Event } from '../common/event';

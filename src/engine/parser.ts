@@ -1,7 +1,7 @@
 /**
  * Parses request files (.http / .rest) in REST Client's syntax into blocks with line numbers, in one
  * pass over the lines (a 10,000-line file parses in a few ms, so the editor can parse on every change).
- * No `vscode` here. Variables are kept as written (`{{name}}`); src/requestFiles/resolve.ts fills them.
+ * No `vscode` here. Variables are kept as written (`{{name}}`); src/engine/variables.ts fills them.
  *
  * What a block is (REST Client's rules, which the JetBrains client and httpYac share):
  * - blocks are separated by lines starting with `###`;
@@ -13,6 +13,7 @@
  * - the body: everything after that blank line up to the block's end, trailing blank lines removed;
  *   a body of one line `< ./file.json` (or `<@ ./file.json`, with variables) names a file.
  */
+import { HEADER_NAME_PATTERN } from '../api/requestHeaders';
 
 export const HTTP_METHODS: readonly string[] = [
   'GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'CONNECT', 'TRACE',
@@ -25,7 +26,7 @@ const FILE_VARIABLE = /^@([A-Za-z_][\w.-]*)\s*=\s*(.*?)\s*$/;
 const METADATA = /^(?:#|\/\/)\s*@([\w-]+)(?:\s+(.*?))?\s*$/;
 const COMMENT = /^\s*(?:#|\/\/)/;
 /** A header name is an RFC 9110 token: a body written without the blank line before it is not taken for headers. */
-const HEADER = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*:\s?(.*)$/;
+const HEADER = new RegExp(`^(${HEADER_NAME_PATTERN})\\s*:\\s?(.*)$`);
 const HTTP_VERSION = /\s+HTTP\/[\d.]+\s*$/i;
 
 export interface FileVariable {

@@ -2,8 +2,8 @@
  * "Save to Request File": an ad-hoc request (from the history or a response tab) written as a block
  * of a request file. Only what the user typed is written: never a credential header.
  */
-import type { HistoryEntry } from '../commands/requestHistory';
-import { isCredentialHeader } from './prepare';
+import type { HistoryEntry } from './historyEntry';
+import { isCredentialHeader } from '../api/requestHeaders';
 
 export interface SavableRequest {
   method: string;

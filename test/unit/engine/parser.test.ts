@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { parseRequestFile, requestAtLine, tenantOf, type ParsedFile } from '../../../src/requestFiles/parser';
+import { parseRequestFile, requestAtLine, tenantOf, type ParsedFile } from '../../../src/engine/parser';
 
 interface Case {
   name: string;
@@ -184,7 +184,7 @@ function check(file: ParsedFile, expected: Case): void {
   assert.deepEqual(file.problems.map((p) => `${p.line}:${p.message}`), expected.problems ?? []);
 }
 
-describe('requestFiles/parser', () => {
+describe('engine/parser', () => {
   for (const testCase of cases) {
     it(testCase.name, () => check(parseRequestFile(testCase.text), testCase));
   }

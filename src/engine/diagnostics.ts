@@ -6,8 +6,8 @@
 import type { RouteRule, TenantRecord } from '../api/types';
 import * as l10n from '../common/l10n';
 import { splitLines, tenantOf, type ParsedFile, type ParsedRequest, type ParseProblem } from './parser';
-import { isCredentialHeader } from './prepare';
-import { findTenant } from './sender';
+import { isCredentialHeader } from '../api/requestHeaders';
+import { findTenant } from '../api/tenantResolver';
 import { evaluateSystemVariable, type SystemVariableContext } from './systemVariables';
 import { classifyReference, referencesInLine } from './variables';
 

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { evaluateJsonPath, parseJsonPath } from '../../../src/requestFiles/jsonPath';
-import { parseRequestFile } from '../../../src/requestFiles/parser';
-import { parseTarget, platformPath, prepareRequest } from '../../../src/requestFiles/prepare';
-import { evaluateSystemVariable, type SystemVariableContext } from '../../../src/requestFiles/systemVariables';
-import { resolveText, type RequestResult, type VariableSources } from '../../../src/requestFiles/variables';
+import { evaluateJsonPath, parseJsonPath } from '../../../src/engine/jsonPath';
+import { parseRequestFile } from '../../../src/engine/parser';
+import { parseTarget, platformPath, prepareRequest } from '../../../src/engine/prepare';
+import { evaluateSystemVariable, type SystemVariableContext } from '../../../src/engine/systemVariables';
+import { resolveText, type RequestResult, type VariableSources } from '../../../src/engine/variables';
 
 const system: SystemVariableContext = {
   now: () => new Date(Date.UTC(2026, 10, 23, 20, 30, 5, 7)),
@@ -37,7 +37,7 @@ function sources(overrides: Partial<VariableSources> = {}): VariableSources {
   };
 }
 
-describe('requestFiles/variables', () => {
+describe('engine/variables', () => {
   const table: Array<[string, string, string[]?]> = [
     ['{{host}}/x', 'http://127.0.0.1:1/x'],
     ['{{ api }}/y', 'http://127.0.0.1:1/api/y'],
@@ -99,7 +99,7 @@ describe('requestFiles/variables', () => {
   });
 });
 
-describe('requestFiles/prepare', () => {
+describe('engine/prepare', () => {
   const read = (path: string) => {
     if (path === './body.json') return '{"x": "{{env}}"}';
     throw new Error(`cannot read ${path}`);

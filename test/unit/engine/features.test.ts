@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { RouteTable } from '../../../src/api/routes';
 import type { TenantRecord } from '../../../src/api/types';
-import { codeLensPlan } from '../../../src/requestFiles/codeLenses';
-import { completionSpot } from '../../../src/requestFiles/completionContext';
-import { diagnoseRequestFile } from '../../../src/requestFiles/diagnostics';
-import { parseRequestFile } from '../../../src/requestFiles/parser';
-import { defaultSystemContext } from '../../../src/requestFiles/systemVariables';
+import { codeLensPlan } from '../../../src/engine/codeLenses';
+import { completionSpot } from '../../../src/engine/completionContext';
+import { diagnoseRequestFile } from '../../../src/engine/diagnostics';
+import { parseRequestFile } from '../../../src/engine/parser';
+import { defaultSystemContext } from '../../../src/engine/systemVariables';
 
 const tenants: TenantRecord[] = [
   { id: '3f2b8c1e-5d4a-4e6b-9a7c-1b2d3e4f5a60', codiceAmbienteDati: 'RC-MI', descrizioneAmbienteDati: 'Rossi Milano', clusterAddress: 'http://127.0.0.1:1', usable: true },
@@ -22,7 +22,7 @@ function diagnose(lines: string[], known: TenantRecord[] | 'unknown' = tenants) 
   }).map((item) => `${item.line}:${item.start}-${item.end}:${item.code}:${item.severity}`);
 }
 
-describe('requestFiles/diagnostics', () => {
+describe('engine/diagnostics', () => {
   it('a clean file has none', () => {
     assert.deepEqual(
       diagnose(['@p = 1', '# @name a', '# @tenant rc-mi', 'GET /efat/api/v1/ditte?x={{p}}&e={{fromEnv}}', '###', 'POST /api/x', 'Content-Type: application/json', '', '{"a": {{a.response.body.$.id}}, "b": "{{$guid}}"}']),
@@ -72,7 +72,7 @@ describe('requestFiles/diagnostics', () => {
   });
 });
 
-describe('requestFiles/codeLenses', () => {
+describe('engine/codeLenses', () => {
   it('puts Send and Copy as cURL above every request, Send All above the first when there are several', () => {
     const file = parseRequestFile(['# @name a', 'GET /api/a', '###', '', 'GET /api/b'].join('\n'));
     assert.deepEqual(codeLensPlan(file), [
@@ -86,7 +86,7 @@ describe('requestFiles/codeLenses', () => {
   });
 });
 
-describe('requestFiles/completionContext', () => {
+describe('engine/completionContext', () => {
   const lines = ['@x = 1', '# @tenant R', 'GE', 'GET /ef', 'Acc', '', '{"a": "{{lo'];
   const file = parseRequestFile(lines.join('\n'));
   const at = (line: number) => completionSpot(file, lines[line], line, lines[line].length);

@@ -1,7 +1,11 @@
 /**
- * Builds a POSIX-shell cURL command for a request. The bearer token and the licence key are
- * masked as shell variables ($TENANT_API_TOKEN, $TENANT_API_KEY) unless their values are given.
+ * The one cURL builder: a POSIX-shell command for a request. The bearer token and the licence key are
+ * masked as shell variables ($TENANT_API_TOKEN, $TENANT_API_KEY) unless their values are given; the
+ * headers the client adds come from the header policy (src/api/requestHeaders.ts clientHeaders).
  */
+import { clientHeaders } from '../api/requestHeaders';
+import type { RouteRule, TenantRecord } from '../api/types';
+import type { PreparedRequest } from './prepare';
 
 export interface CurlRequest {
   method: string;
@@ -75,4 +79,35 @@ function compareHeaders(a: string, b: string): number {
     return index === -1 ? HEADER_ORDER.length : index;
   };
   return rank(a) - rank(b) || a.localeCompare(b);
+}
+
+/** A platform path as the client would send it: the headers it adds (credentials masked), then the user's. */
+export function curlForPath(
+  request: { method: string; url: string; headers?: Record<string, string>; body?: string },
+  route: RouteRule | undefined,
+  tenantId: string | undefined,
+): string {
+  const headers = { ...clientHeaders(route, { token: '', tenantId }), ...request.headers };
+  return buildCurlCommand({ method: request.method, url: request.url, headers, body: request.body });
+}
+
+export interface CurlTarget {
+  baseUrl: string;
+  route?: RouteRule;
+  tenant?: TenantRecord;
+}
+
+/** Copy as cURL for a request of a file: the address the client would call (or the other host's, with no credentials), the body. */
+export function curlForPrepared(prepared: PreparedRequest, target: CurlTarget): string {
+  let command: string;
+  if (prepared.target.kind === 'absolute') {
+    const headers = { Accept: 'application/json', ...(prepared.body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...prepared.headers };
+    command = buildCurlCommand({ method: prepared.method, url: prepared.target.url.href, headers, body: prepared.body });
+  } else {
+    const origin = target.route?.host === 'cluster' ? (target.tenant?.clusterAddress ?? '') : target.baseUrl;
+    const url = origin.replace(/\/+$/, '') + prepared.target.path;
+    command = curlForPath({ method: prepared.method, url, headers: prepared.headers, body: prepared.body }, target.route, target.tenant?.id);
+  }
+  for (const secret of prepared.secrets) command = command.split(secret).join('***');
+  return command;
 }

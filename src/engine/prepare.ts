@@ -3,18 +3,11 @@
  * split into a platform path (the route table picks the host and the credentials) or an absolute
  * address. No `vscode` here.
  */
-import { CREDENTIAL_HEADERS } from '../api/requestHeaders';
+import { isCredentialHeader } from '../api/requestHeaders';
 import * as l10n from '../common/l10n';
 import type { ParsedFile, ParsedRequest } from './parser';
 import { tenantOf } from './parser';
 import { resolveText, type ReferenceProblem, type VariableSources } from './variables';
-
-/** Headers that carry the user's credentials (the client's list): the extension sets them, a file never does. */
-const CREDENTIAL_SET = new Set(CREDENTIAL_HEADERS.map((name) => name.toLowerCase()));
-
-export function isCredentialHeader(name: string): boolean {
-  return CREDENTIAL_SET.has(name.toLowerCase());
-}
 
 /** The client sets these to JSON itself; a file that asks for JSON too needs no warning about them. */
 const JSON_DEFAULTS = new Set(['content-type', 'accept']);
