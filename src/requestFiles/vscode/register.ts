@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ApiSettings } from '../../api';
-import type { TenantApi, TenantRecord } from '../../api/types';
+import type { RouteRule, TenantApi, TenantRecord } from '../../api/types';
 import type { HistoryEntry } from '../../commands/requestHistory';
 import { RequestFileRunner } from '../runner';
 import type { FileTenants } from '../sender';
@@ -20,6 +20,10 @@ export interface RequestFilesDeps {
   settings: () => ApiSettings;
   /** The ad-hoc request history, for Save to Request File. */
   history?: () => HistoryEntry[];
+  /** Adds a route rule to the active environment's tenantApi.routes (the quick fix of an unknown path). */
+  saveRoute?: (rule: RouteRule) => Promise<void>;
+  /** The licence modules the active environment knows. */
+  modules?: () => string[];
 }
 
 /** Request files (.http/.rest): running them (CodeLens, keybinding, Send All, cURL) and their language features. */
@@ -49,7 +53,15 @@ export function registerRequestFiles(context: vscode.ExtensionContext, deps: Req
   });
   const parsed = new ParsedDocuments();
   const tabs = new FileResponseTabs();
-  const features = registerLanguageFeatures({ api: deps.api, runner, parsed, environment, knownTenants: () => known });
+  const features = registerLanguageFeatures({
+    api: deps.api,
+    runner,
+    parsed,
+    environment,
+    knownTenants: () => known,
+    saveRoute: deps.saveRoute,
+    modules: deps.modules,
+  });
   context.subscriptions.push(
     tabs,
     ...features.disposables,
