@@ -73,6 +73,8 @@ export async function activate(context: vscode.ExtensionContext) {
     tenants: delegateTo(() => active().resolver),
     history: () => active().commands.history.entries(),
     environment: () => environments.active().settings.variables,
+    saveRoute: (rule) => saveRouteRule(environments.active(), rule),
+    modules: () => active().client.modules(),
   });
 
   // For the in-editor tests only (development and test runs): nothing secret is exported in production.

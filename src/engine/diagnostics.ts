@@ -13,16 +13,23 @@ import { classifyReference, referencesInLine } from './variables';
 
 export type Severity = 'error' | 'warning' | 'information';
 
-export type DiagnosticCode =
-  | 'parse'
-  | 'unknownVariable'
-  | 'unknownRequest'
-  | 'badSystemVariable'
-  | 'noRoute'
-  | 'badUrl'
-  | 'malformedJson'
-  | 'credentialHeader'
-  | 'unknownTenant';
+/**
+ * Every diagnostic's code: shown in the Problems view and matched by the quick fixes
+ * (src/requestFiles/quickFixes.ts), never the message. Stable: a code is never renamed or reused.
+ */
+export const DIAGNOSTIC_CODES = [
+  'parse',
+  'unknownVariable',
+  'unknownRequest',
+  'badSystemVariable',
+  'noRoute',
+  'badUrl',
+  'malformedJson',
+  'credentialHeader',
+  'unknownTenant',
+] as const;
+
+export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];
 
 export interface FileDiagnostic {
   line: number;
@@ -57,8 +64,8 @@ function parseMessage(problem: ParseProblem): string {
 export function diagnoseRequestFile(text: string, file: ParsedFile, context: DiagnosticContext): FileDiagnostic[] {
   const lines = splitLines(text);
   const out: FileDiagnostic[] = [];
-  const whole = (line: number, severity: Severity, code: DiagnosticCode, message: string) =>
-    out.push({ line, start: lines[line].length - lines[line].trimStart().length, end: lines[line].length, severity, code, message });
+  const whole: Reporter = (line, severity, code, message, columns) =>
+    out.push({ line, start: columns?.start ?? lines[line].length - lines[line].trimStart().length, end: columns?.end ?? lines[line].length, severity, code, message });
 
   for (const problem of file.problems) {
     whole(problem.line, problem.message === 'duplicateName' ? 'warning' : 'error', 'parse', parseMessage(problem));
@@ -75,7 +82,7 @@ export function diagnoseRequestFile(text: string, file: ParsedFile, context: Dia
   });
 }
 
-type Reporter = (line: number, severity: Severity, code: DiagnosticCode, message: string) => void;
+type Reporter = (line: number, severity: Severity, code: DiagnosticCode, message: string, columns?: { start: number; end: number }) => void;
 
 function diagnoseRequest(lines: readonly string[], file: ParsedFile, request: ParsedRequest, context: DiagnosticContext, report: Reporter): void {
   const url = request.url;
@@ -101,8 +108,11 @@ function diagnoseRequest(lines: readonly string[], file: ParsedFile, request: Pa
   if (body?.kind === 'inline' && isJsonBody(request, body.text)) {
     const problem = jsonProblem(body.text);
     if (problem) {
+      // At the offending character, so the Problems view and the quick fix point at it.
       const line = body.startLine + Math.min(problem.line, body.endLine - body.startLine);
-      report(line, 'error', 'malformedJson', l10n.t('The body is not valid JSON: {0}', problem.message));
+      const start = Math.min(problem.column, lines[line].length);
+      const columns = { start, end: Math.min(start + 1, lines[line].length) };
+      report(line, 'error', 'malformedJson', l10n.t('The body is not valid JSON: {0} (line {1}, column {2})', problem.message, line + 1, start + 1), columns);
     }
   }
   const tenant = tenantOf(file, request);
@@ -118,9 +128,12 @@ function isJsonBody(request: ParsedRequest, text: string): boolean {
   return /^\s*[[{]/.test(text);
 }
 
-/** Parses a JSON body whose `{{...}}` are stood in for by 0 (valid in a string and as a value). */
-function jsonProblem(text: string): { line: number; message: string } | undefined {
-  const standIn = text.replace(/\{\{[^{}]*\}\}/g, '0');
+/**
+ * Parses a JSON body whose `{{...}}` are stood in for by 0 and spaces (valid in a string and as a
+ * value, and as long as the reference, so offsets stay those of the text). Line and column 0-based.
+ */
+export function jsonProblem(text: string): { line: number; column: number; message: string } | undefined {
+  const standIn = text.replace(/\{\{[^{}]*\}\}/g, (reference) => '0'.padEnd(reference.length, ' '));
   try {
     JSON.parse(standIn);
     return undefined;
@@ -128,7 +141,9 @@ function jsonProblem(text: string): { line: number; message: string } | undefine
     const message = error instanceof Error ? error.message : String(error);
     const position = /position (\d+)/.exec(message);
     const offset = position ? Number(position[1]) : errorOffset(standIn);
-    return { line: standIn.slice(0, offset).split('\n').length - 1, message: message.replace(/, ".*" is not valid JSON$/s, '') };
+    const before = standIn.slice(0, offset).split(/\r?\n/);
+    const cleaned = message.replace(/, ".*" is not valid JSON$/s, '').replace(/ (in JSON )?at position \d+.*$/s, '');
+    return { line: before.length - 1, column: before[before.length - 1].length, message: cleaned };
   }
 }
 
@@ -142,7 +157,9 @@ function errorOffset(text: string): number {
       JSON.parse(text.slice(0, length));
       return false;
     } catch (error) {
-      return !/end of (JSON )?(data|input)|Unterminated|Expected/i.test(String(error));
+      // "Expected ..." (not "Unexpected ...") and the others mean the prefix ended early.
+      const message = error instanceof Error ? error.message : String(error);
+      return !/end of (JSON )?(data|input)|Unterminated|^Expected/i.test(message);
     }
   };
   let low = 1;

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
-import { formatResponse, type ResponseFormatOptions, type ResponseLike } from './responseFormat';
+import { type ResponseFormatOptions, type ResponseLike } from './responseFormat';
+import { formatResponseTab } from './responsePreview';
+import { wholeResponses } from './wholeResponses';
 
 export const RESPONSE_SCHEME = 'tenant-api-response';
 
@@ -50,12 +52,13 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
     options: ResponseFormatOptions & { title: string; tabKey: string; preserveFocus?: boolean },
   ): Promise<OpenedResponse> {
     const started = performance.now();
-    const formatted = formatResponse(response, { locale: vscode.env.language, ...options });
+    const formatted = formatResponseTab(response, { locale: vscode.env.language, ...options });
     const formatMs = performance.now() - started;
     const extension = formatted.languageId === 'jsonc' ? 'jsonc' : 'txt';
     const name = `${options.title.replace(/[\\/:*?"<>|#?%]+/g, ' ').trim() || 'response'}.${extension}`;
     const uri = await this.tabFor(options.tabKey, name);
     this.remember(uri.toString(), formatted.text);
+    wholeResponses.remember(uri, formatted.preview);
     this.changes.fire(uri);
     let document = await vscode.workspace.openTextDocument(uri);
     await contentShown(document, formatted.text);

@@ -52,6 +52,11 @@ export function formatResponse(response: ResponseLike, options: ResponseFormatOp
     options.prettyPrintLimitBytes ?? DEFAULT_PRETTY_PRINT_LIMIT_BYTES,
     options.compactLayoutLimitBytes ?? DEFAULT_COMPACT_LAYOUT_LIMIT_BYTES,
   );
+  return composeResponse(response, options, body);
+}
+
+/** The header block over a body laid out by the caller (the preview of a large response: responsePreview.ts). */
+export function composeResponse(response: ResponseLike, options: ResponseFormatOptions, body: FormattedBody): FormattedResponse {
   const header = headerLines(response, options, body);
   return {
     text: header.map(commentLine).join('\n') + '\n' + body.text + (body.text.endsWith('\n') ? '' : '\n'),
@@ -60,7 +65,7 @@ export function formatResponse(response: ResponseLike, options: ResponseFormatOp
   };
 }
 
-interface FormattedBody {
+export interface FormattedBody {
   text: string;
   isJson: boolean;
   prettyPrinted: boolean;

@@ -10,7 +10,7 @@ import { systemVariableHelp } from '../../engine/systemVariables';
 import { classifyReference, looksSecret, lookupReference, referencesInLine } from '../../engine/variables';
 import { COMMANDS } from './commands';
 import { isRequestDocument, REQUEST_SELECTOR, type ParsedDocuments } from './documents';
-
+import { registerQuickFixes, type QuickFixDeps } from './quickFixActions';
 
 export interface LanguageDeps {
   api: Pick<TenantApi, 'routeFor' | 'endpoints'>;
@@ -19,6 +19,8 @@ export interface LanguageDeps {
   environment(): Record<string, string>;
   /** The tenants when already loaded (no call is made for completion or diagnostics). */
   knownTenants(): readonly TenantRecord[] | undefined;
+  saveRoute?: QuickFixDeps['saveRoute'];
+  modules?: QuickFixDeps['modules'];
 }
 
 class RequestCodeLenses implements vscode.CodeLensProvider {
@@ -208,6 +210,7 @@ export function registerLanguageFeatures(deps: LanguageDeps): { disposables: vsc
     vscode.languages.registerCompletionItemProvider(REQUEST_SELECTOR, completions(deps), '{', '@', ' ', '/'),
     vscode.languages.registerHoverProvider(REQUEST_SELECTOR, hovers(deps)),
     vscode.languages.registerDocumentSymbolProvider(REQUEST_SELECTOR, symbols(deps), { label: 'Tenant API' }),
+    ...registerQuickFixes(REQUEST_SELECTOR, { ...deps, refresh: diagnostics.refresh }),
   ];
   return { disposables, refresh: diagnostics.refresh };
 }

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ApiSettings } from '../../api';
 import type { TenantResolver } from '../../api/tenantResolver';
-import type { TenantApi } from '../../api/types';
+import type { RouteRule, TenantApi } from '../../api/types';
 import type { HistoryEntry } from '../../engine/historyEntry';
 import { RequestFileRunner } from '../../engine/runner';
 import { defaultSystemContext } from '../../engine/systemVariables';
@@ -21,6 +21,10 @@ export interface RequestFilesDeps {
   settings: () => ApiSettings;
   /** The ad-hoc request history, for Save to Request File. */
   history?: () => HistoryEntry[];
+  /** Adds a route rule to the active environment's tenantApi.routes (the quick fix of an unknown path). */
+  saveRoute?: (rule: RouteRule) => Promise<void>;
+  /** The licence modules the active environment knows. */
+  modules?: () => string[];
 }
 
 /** Request files (.http/.rest): running them (CodeLens, keybinding, Send All, cURL) and their language features. */
@@ -46,7 +50,15 @@ export function registerRequestFiles(context: vscode.ExtensionContext, deps: Req
   });
   const parsed = new ParsedDocuments();
   const tabs = new FileResponseTabs();
-  const features = registerLanguageFeatures({ api: deps.api, runner, parsed, environment, knownTenants: () => tenants.known() });
+  const features = registerLanguageFeatures({
+    api: deps.api,
+    runner,
+    parsed,
+    environment,
+    knownTenants: () => tenants.known(),
+    saveRoute: deps.saveRoute,
+    modules: deps.modules,
+  });
   context.subscriptions.push(
     tabs,
     ...features.disposables,

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type { ApiResponse } from '../../api/types';
-import { formatBytes, formatResponse } from '../../views/responseFormat';
+import { formatBytes } from '../../views/responseFormat';
+import { formatResponseTab } from '../../views/responsePreview';
+import { wholeResponses } from '../../views/wholeResponses';
 import { shownHeaderValue } from '../../views/responsePresentation';
 import { closeTabs } from '../../views/responseDocuments';
 
@@ -25,7 +27,7 @@ export class FileResponseTabs implements vscode.TextDocumentContentProvider, vsc
    */
   async show(requestKey: string, title: string, response: ApiResponse, context: string[], secrets: readonly string[]): Promise<vscode.Uri> {
     const masked = maskResponse(response, secrets);
-    const formatted = formatResponse(masked, { locale: vscode.env.language, receivedAt: Date.now(), context });
+    const formatted = formatResponseTab(masked, { locale: vscode.env.language, receivedAt: Date.now(), context });
     const extension = formatted.languageId === 'jsonc' ? 'jsonc' : 'txt';
     const name = `${title.replace(/[\\/:*?"<>|#%]+/g, ' ').trim() || 'response'}.${extension}`;
     let uri = this.byRequest.get(requestKey);
@@ -35,6 +37,7 @@ export class FileResponseTabs implements vscode.TextDocumentContentProvider, vsc
       this.byRequest.set(requestKey, uri);
     }
     this.contents.set(uri.toString(), formatted.text);
+    wholeResponses.remember(uri, formatted.preview);
     this.changes.fire(uri);
     const document = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(document, { preview: false, preserveFocus: true, viewColumn: this.column(uri) });

@@ -53,7 +53,7 @@ describe('engine/diagnostics', () => {
         '1:0-26:noRoute:error',
         '2:0-16:credentialHeader:warning',
         '0:0-12:unknownTenant:warning',
-        '7:2-8:malformedJson:error',
+        '7:7-8:malformedJson:error',
         '11:0-19:badUrl:error',
         '1:15-26:unknownVariable:warning',
         '9:11-39:unknownRequest:error',

@@ -1,0 +1,123 @@
+import * as vscode from 'vscode';
+import { proposeRule } from '../../api/routes';
+import type { RouteRule, TenantApi, TenantRecord } from '../../api/types';
+import { quickFixesFor, type FixRange, type QuickFix } from '../../engine/quickFixes';
+import type { ParsedDocuments } from './documents';
+
+/** Internal commands of the quick fixes that ask something first (not in the palette). */
+export const QUICK_FIX_COMMANDS = {
+  pickTenant: 'tenantApi.requestFile.quickFix.pickTenant',
+  addRoute: 'tenantApi.requestFile.quickFix.addRoute',
+} as const;
+
+export interface QuickFixDeps {
+  api: Pick<TenantApi, 'routeFor'>;
+  parsed: ParsedDocuments;
+  knownTenants(): readonly TenantRecord[] | undefined;
+  /** Adds a rule to the active environment's tenantApi.routes; undefined where routes cannot be saved. */
+  saveRoute?: (rule: RouteRule) => Promise<void>;
+  /** The licence modules a route may need. */
+  modules?: () => string[];
+  /** Checks the open request files again (a saved route changes what is diagnosed). */
+  refresh(): void;
+}
+
+const SOURCE = 'Tenant API';
+
+const toRange = (range: FixRange) => new vscode.Range(range.line, range.start, range.endLine, range.end);
+
+/** The thin layer: the pure quickFixesFor decides; this makes code actions of its answers. */
+function codeActions(deps: QuickFixDeps): vscode.CodeActionProvider {
+  return {
+    provideCodeActions(document, _range, context) {
+      const file = deps.parsed.get(document);
+      const text = document.getText();
+      return context.diagnostics
+        .filter((diagnostic) => diagnostic.source === SOURCE && typeof diagnostic.code === 'string')
+        .flatMap((diagnostic) => {
+          const at = { code: diagnostic.code as string, line: diagnostic.range.start.line, start: diagnostic.range.start.character, end: diagnostic.range.end.character };
+          return quickFixesFor(text, file, at).map((fix) => codeAction(document, diagnostic, fix));
+        });
+    },
+  };
+}
+
+function codeAction(document: vscode.TextDocument, diagnostic: vscode.Diagnostic, fix: QuickFix): vscode.CodeAction {
+  const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
+  action.diagnostics = [diagnostic];
+  action.isPreferred = 'preferred' in fix && fix.preferred === true;
+  switch (fix.kind) {
+    case 'edit': {
+      action.edit = new vscode.WorkspaceEdit();
+      for (const change of fix.changes) action.edit.replace(document.uri, toRange(change.range), change.newText);
+      if (fix.cursor) {
+        const at = new vscode.Position(fix.cursor.line, fix.cursor.character);
+        action.command = { title: fix.title, command: 'vscode.open', arguments: [document.uri, { selection: new vscode.Range(at, at) }] };
+      }
+      break;
+    }
+    case 'reveal':
+      action.command = { title: fix.title, command: 'vscode.open', arguments: [document.uri, { selection: toRange(fix.range) }] };
+      break;
+    case 'pickTenant':
+      action.command = { title: fix.title, command: QUICK_FIX_COMMANDS.pickTenant, arguments: [document.uri, fix] };
+      break;
+    case 'addRoute':
+      action.command = { title: fix.title, command: QUICK_FIX_COMMANDS.addRoute, arguments: [fix] };
+      break;
+  }
+  return action;
+}
+
+async function pickTenant(deps: QuickFixDeps, uri: vscode.Uri, fix: Extract<QuickFix, { kind: 'pickTenant' }>): Promise<void> {
+  const tenants = deps.knownTenants() ?? [];
+  const picked = await vscode.window.showQuickPick(
+    tenants.map((tenant) => ({ label: tenant.codiceAmbienteDati, description: tenant.descrizioneAmbienteDati, tenant })),
+    { title: vscode.l10n.t('Tenant for this request'), placeHolder: vscode.l10n.t('Which of your tenants?'), matchOnDescription: true },
+  );
+  if (!picked) return;
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(uri, toRange(fix.range), `${fix.before}${picked.tenant.codiceAmbienteDati}${fix.after}`);
+  await vscode.workspace.applyEdit(edit);
+}
+
+type HostItem = vscode.QuickPickItem & { host: RouteRule['host'] };
+type ModuleItem = vscode.QuickPickItem & { module?: string };
+
+async function addRoute(deps: QuickFixDeps, fix: Extract<QuickFix, { kind: 'addRoute' }>): Promise<void> {
+  if (!deps.saveRoute) return;
+  const hosts: HostItem[] = [
+    { label: vscode.l10n.t('Base URL'), detail: vscode.l10n.t('Like /api/: one host for everyone'), host: 'base' },
+    { label: vscode.l10n.t("The tenant's cluster"), detail: vscode.l10n.t("Like /efat/: each tenant's own host, with its User-Tenant header"), host: 'cluster' },
+  ];
+  const host = await vscode.window.showQuickPick(hosts, { title: fix.title, placeHolder: vscode.l10n.t('Which host serves {0}? (asked once: saved in tenantApi.routes)', fix.prefix) });
+  if (!host) return;
+  const modules: ModuleItem[] = [
+    ...(deps.modules?.() ?? []).map((module) => ({ label: module, module })),
+    { label: vscode.l10n.t('No licence key'), detail: vscode.l10n.t('The bearer token alone') },
+  ];
+  const module = await vscode.window.showQuickPick(modules, { title: fix.title, placeHolder: vscode.l10n.t("Which module's licence key (Authorization-Key) do calls to {0} need?", fix.prefix) });
+  if (!module) return;
+  const rule = proposeRule(fix.path, { host: host.host, module: module.module });
+  if (!rule) return;
+  try {
+    await deps.saveRoute(rule);
+    // The client's table follows the settings change: diagnose again once it has the rule.
+    const deadline = Date.now() + 5000;
+    while (!deps.api.routeFor(fix.path) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    if (!deps.api.routeFor(fix.path)) throw new Error(vscode.l10n.t('the setting did not take effect'));
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    void vscode.window.showErrorMessage(vscode.l10n.t('The route for {0} could not be saved in tenantApi.routes: {1}', rule.prefix, reason));
+    return;
+  }
+  deps.refresh();
+}
+
+export function registerQuickFixes(selector: vscode.DocumentSelector, deps: QuickFixDeps): vscode.Disposable[] {
+  return [
+    vscode.languages.registerCodeActionsProvider(selector, codeActions(deps), { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] }),
+    vscode.commands.registerCommand(QUICK_FIX_COMMANDS.pickTenant, (uri: vscode.Uri, fix: Extract<QuickFix, { kind: 'pickTenant' }>) => pickTenant(deps, uri, fix)),
+    vscode.commands.registerCommand(QUICK_FIX_COMMANDS.addRoute, (fix: Extract<QuickFix, { kind: 'addRoute' }>) => addRoute(deps, fix)),
+  ];
+}
