@@ -5,7 +5,7 @@ import type { Logger } from '../common/logger';
 import { forgetSecret, registerSecret } from '../common/redact';
 import { SignInRequiredError, TokenRefreshError } from './errors';
 import { OAuthError } from './oauthErrors';
-import { SessionStore, type StoredSession } from './sessionStore';
+import { SessionStore, laterSession, type StoredSession } from './sessionStore';
 import type { TokenClient, TokenResponse } from './tokenClient';
 import type { AccessTokenSource, AccountInfo, SessionState } from './types';
 
@@ -77,6 +77,7 @@ export function sessionFromTokens(
     expiresAt: context.now + (tokens.expires_in ?? DEFAULT_LIFETIME_SECONDS) * 1000,
     scopes: tokens.scope ? tokens.scope.split(' ').filter(Boolean) : [...(previous?.scopes ?? requestedScopes)],
     updatedAt: context.now,
+    generation: (previous?.generation ?? 0) + 1,
     authUrl: context.authUrl,
     clientId: context.clientId,
   };
@@ -126,7 +127,7 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
         const stored = await this.options.store.readAll();
         for (const session of stored) {
           const known = this.sessions.get(session.account.id);
-          if (!known || known.updatedAt <= session.updatedAt) this.sessions.set(session.account.id, session);
+          if (!known || !laterSession(known, session)) this.sessions.set(session.account.id, session);
         }
         this.loaded = true;
       } catch (error) {
@@ -264,7 +265,7 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
       void client.revoke(next.refreshToken ?? next.accessToken, next.refreshToken ? 'refresh_token' : 'access_token').catch(() => undefined);
       throw new SignInRequiredError();
     }
-    if (latest && latest.refreshToken !== current.refreshToken && latest.updatedAt > current.updatedAt) {
+    if (latest && latest.refreshToken !== current.refreshToken && laterSession(latest, current)) {
       this.logger.info(`Another window stored newer tokens for ${id}; keeping those.`);
       this.adopt(latest);
       return latest;
@@ -297,7 +298,7 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
       this.forget(id);
       throw new SignInRequiredError();
     }
-    if (stored && stored.refreshToken !== current.refreshToken && stored.updatedAt >= current.updatedAt) {
+    if (stored && stored.refreshToken !== current.refreshToken && !laterSession(current, stored)) {
       this.logger.info(`Using the tokens another window refreshed for ${id}.`);
       this.adopt(stored);
       return stored;
@@ -323,7 +324,7 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
     const id = session.account.id;
     const known = this.sessions.get(id);
     if (!known || trimSlash(known.authUrl) !== trimSlash(session.authUrl) || known.clientId !== session.clientId) return;
-    if (session.updatedAt <= known.updatedAt || (session.accessToken === known.accessToken && session.refreshToken === known.refreshToken)) return;
+    if (!laterSession(session, known) || (session.accessToken === known.accessToken && session.refreshToken === known.refreshToken)) return;
     for (const secret of [session.accessToken, session.refreshToken, session.idToken]) registerSecret(secret);
     this.logger.info(`Session of ${id} was refreshed in another window; using its tokens.`);
     this.adopt(session);
@@ -332,7 +333,7 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
 
   private async storeAdopted(session: StoredSession): Promise<void> {
     const stored = await this.readStored(session.account.id);
-    if (stored === null || (stored && stored.updatedAt >= session.updatedAt)) return; // signed out, or already there
+    if (stored === null || (stored && !laterSession(session, stored))) return; // signed out, or already there
     try {
       await this.options.store.write(session);
     } catch (error) {
@@ -416,9 +417,11 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
   }
 
   /** After a successful sign-in. */
-  async addSession(session: StoredSession): Promise<void> {
+  async addSession(signedIn: StoredSession): Promise<void> {
     await this.ensureLoaded();
-    const previous = this.sessions.get(session.account.id);
+    const previous = this.sessions.get(signedIn.account.id);
+    // Later than any session of the account this window knows (see laterSession).
+    const session = { ...signedIn, generation: Math.max(signedIn.generation ?? 0, (previous?.generation ?? 0) + 1) };
     this.sessions.set(session.account.id, session);
     this.activeId ??= session.account.id;
     try {
@@ -507,7 +510,7 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
       this.logger.info(`Session of ${id} was added in another window.`);
       this.adopt(stored);
     } else if (stored.accessToken !== known.accessToken || stored.refreshToken !== known.refreshToken) {
-      if (stored.updatedAt >= known.updatedAt) {
+      if (!laterSession(known, stored)) {
         this.logger.info(`Session of ${id} was refreshed in another window.`);
         this.adopt(stored);
       } else {

@@ -12,7 +12,8 @@ import type { AccountInfo } from './types';
  *                                      An index only: the per-account key below is the truth.
  *   tenantApi.auth.session/<sub>       JSON StoredSession (below): access token, refresh token, id_token,
  *                                      expiry (ms since epoch), granted scopes, account (id, label, roles),
- *                                      updatedAt (ms since epoch, to tell newer data from stale),
+ *                                      generation (to tell newer data from stale, see laterSession),
+ *                                      updatedAt (ms since epoch, when it was written),
  *                                      authUrl and clientId the tokens came from.
  *   tenantApi.auth.clientSecret        the client secret, only when the registered client has one
  *                                      (command Tenant API: Set Client Secret).
@@ -38,10 +39,29 @@ export interface StoredSession {
   /** Access token expiry, ms since the epoch. */
   expiresAt: number;
   scopes: string[];
-  /** When this record was written, ms since the epoch. */
+  /** When this record was written, ms since the epoch (a wall clock: it orders sessions only in a tie). */
   updatedAt: number;
+  /** One more than the session it came from (see laterSession); absent in records written before it, read as 0. */
+  generation?: number;
   authUrl: string;
   clientId: string;
+}
+
+/**
+ * Whether `a` is a later session of an account than `b`. By generation, not by the wall clock: a clock
+ * stepped back (an NTP correction, a suspended laptop) makes a newer updatedAt look older, and a
+ * window that keeps the older session spends a refresh token already used and is signed out.
+ * Why a generation rather than a counter the broker assigns or the token's issue time: windows learn
+ * sessions from shared storage too, where no broker numbered them (desktop, or a window alone), and
+ * an access token may be opaque, with no issue time (an id_token is not always reissued on refresh).
+ * Each refresh spends the previous session's refresh token, once across windows (the refresh lock),
+ * so the sessions of an account form a chain, and its length never goes backwards on any clock; a
+ * sign-in takes one more than any session of the account the window knows (a Lamport clock). Equal
+ * generations are a fork (two sign-ins at once): the later write wins, as before.
+ */
+export function laterSession(a: StoredSession, b: StoredSession): boolean {
+  const [ga, gb] = [a.generation ?? 0, b.generation ?? 0];
+  return ga !== gb ? ga > gb : a.updatedAt > b.updatedAt;
 }
 
 export type StoreChange = { kind: 'index' } | { kind: 'session'; id: string } | { kind: 'clientSecret' };
