@@ -6,7 +6,7 @@ import { forgetSecret } from '../common/redact';
 import { SignInRequiredError, TokenRefreshError } from './errors';
 import { OAuthError } from './oauthErrors';
 import { SessionRelay, type SessionPeers } from './sessionRelay';
-import { SessionStore, laterSession, type StoredSession } from './sessionStore';
+import { SessionStore, laterSession, nextOrder, type StoredSession } from './sessionStore';
 import type { TokenClient, TokenResponse } from './tokenClient';
 import type { AccessTokenSource, AccountInfo, SessionState } from './types';
 
@@ -71,7 +71,7 @@ export function sessionFromTokens(
     expiresAt: context.now + (tokens.expires_in ?? DEFAULT_LIFETIME_SECONDS) * 1000,
     scopes: tokens.scope ? tokens.scope.split(' ').filter(Boolean) : [...(previous?.scopes ?? requestedScopes)],
     updatedAt: context.now,
-    generation: (previous?.generation ?? 0) + 1,
+    order: nextOrder(previous, context.now),
     authUrl: context.authUrl,
     clientId: context.clientId,
   };
@@ -388,7 +388,7 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
     await this.ensureLoaded();
     const previous = this.sessions.get(signedIn.account.id);
     // Later than any session of the account this window knows (see laterSession).
-    const session = { ...signedIn, generation: Math.max(signedIn.generation ?? 0, (previous?.generation ?? 0) + 1) };
+    const session = { ...signedIn, order: Math.max(signedIn.order ?? signedIn.updatedAt, nextOrder(previous, signedIn.updatedAt)) };
     this.sessions.set(session.account.id, session);
     this.activeId ??= session.account.id;
     try {

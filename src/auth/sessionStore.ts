@@ -12,7 +12,7 @@ import type { AccountInfo } from './types';
  *                                      An index only: the per-account key below is the truth.
  *   tenantApi.auth.session/<sub>       JSON StoredSession (below): access token, refresh token, id_token,
  *                                      expiry (ms since epoch), granted scopes, account (id, label, roles),
- *                                      generation (to tell newer data from stale, see laterSession),
+ *                                      order (to tell newer data from stale, see laterSession),
  *                                      updatedAt (ms since epoch, when it was written),
  *                                      authUrl and clientId the tokens came from.
  *   tenantApi.auth.clientSecret        the client secret, only when the registered client has one
@@ -41,27 +41,35 @@ export interface StoredSession {
   scopes: string[];
   /** When this record was written, ms since the epoch (a wall clock: it orders sessions only in a tie). */
   updatedAt: number;
-  /** One more than the session it came from (see laterSession); absent in records written before it, read as 0. */
-  generation?: number;
+  /** The session's place in its account's history (see laterSession); absent in records written before it. */
+  order?: number;
   authUrl: string;
   clientId: string;
 }
 
 /**
- * Whether `a` is a later session of an account than `b`. By generation, not by the wall clock: a clock
+ * Whether `a` is a later session of an account than `b`. By `order`, not by the wall clock: a clock
  * stepped back (an NTP correction, a suspended laptop) makes a newer updatedAt look older, and a
  * window that keeps the older session spends a refresh token already used and is signed out.
- * Why a generation rather than a counter the broker assigns or the token's issue time: windows learn
- * sessions from shared storage too, where no broker numbered them (desktop, or a window alone), and
- * an access token may be opaque, with no issue time (an id_token is not always reissued on refresh).
- * Each refresh spends the previous session's refresh token, once across windows (the refresh lock),
- * so the sessions of an account form a chain, and its length never goes backwards on any clock; a
- * sign-in takes one more than any session of the account the window knows (a Lamport clock). Equal
- * generations are a fork (two sign-ins at once): the later write wins, as before.
+ * `order` is a hybrid logical clock: a session's is the larger of one more than the order of the
+ * session it came from and the wall clock, so a refresh is always later than the session whose
+ * refresh token it spent, on any clock (one refresh per refresh token across windows: the lock),
+ * while two sign-ins that know nothing of each other are ordered by time, as before.
+ * Why not a counter the broker assigns, or the token's issue time: windows learn sessions from shared
+ * storage too, where no broker numbered them (desktop, or a window alone), and an access token may be
+ * opaque, with no issue time (an id_token is not always reissued on refresh). A record written before
+ * `order` existed counts its updatedAt; a tie is broken by updatedAt.
  */
 export function laterSession(a: StoredSession, b: StoredSession): boolean {
-  const [ga, gb] = [a.generation ?? 0, b.generation ?? 0];
-  return ga !== gb ? ga > gb : a.updatedAt > b.updatedAt;
+  const [oa, ob] = [orderOf(a), orderOf(b)];
+  return oa !== ob ? oa > ob : a.updatedAt > b.updatedAt;
+}
+
+const orderOf = (session: StoredSession | undefined) => (session ? (session.order ?? session.updatedAt) : 0);
+
+/** The order of a session that follows `previous` (or none), written at `now` (see laterSession). */
+export function nextOrder(previous: StoredSession | undefined, now: number): number {
+  return Math.max(orderOf(previous) + 1, now);
 }
 
 export type StoreChange = { kind: 'index' } | { kind: 'session'; id: string } | { kind: 'clientSecret' };

@@ -107,7 +107,7 @@ function isSessionRecord(value: unknown): value is SessionRecord {
     (value.idToken === undefined || isSecretText(value.idToken)) &&
     isEpochMs(value.expiresAt) &&
     isEpochMs(value.updatedAt) &&
-    (value.generation === undefined || isId(value.generation)) &&
+    (value.order === undefined || isEpochMs(value.order)) &&
     Array.isArray(value.scopes) && value.scopes.length <= 50 && value.scopes.every((scope) => isText(scope, 200)) &&
     isText(value.authUrl, 2000) &&
     isText(value.clientId, 500)

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { SessionRelay, type RelayedSessions } from '../../../src/auth/sessionRelay';
-import type { StoredSession } from '../../../src/auth/sessionStore';
+import { laterSession, nextOrder, type StoredSession } from '../../../src/auth/sessionStore';
 import { Emitter } from '../../../src/common/event';
 import { recordingLogger, session } from './fakes';
 
@@ -30,19 +30,19 @@ const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 describe('session relay (sessions handed between windows)', () => {
   it('adopts a later session of an account signed in here and stores it in this window\'s storage', async () => {
-    const { relay, memory, storage, deliver } = relayOver([session('u1', { generation: 1 })]);
-    deliver(session('u1', { accessToken: 'at-2', refreshToken: 'rt-2', generation: 2 }));
+    const { relay, memory, storage, deliver } = relayOver([session('u1', { order: 1 })]);
+    deliver(session('u1', { accessToken: 'at-2', refreshToken: 'rt-2', order: 2 }));
     await flush();
     assert.equal(memory.get('u1')?.accessToken, 'at-2');
     assert.equal(storage.get('u1')?.accessToken, 'at-2');
     relay.dispose();
   });
 
-  it('ignores an earlier session (by generation, whatever its updatedAt), another server\'s, and an account not signed in here', async () => {
-    const { relay, memory, storage, deliver } = relayOver([session('u1', { generation: 3 })]);
-    deliver(session('u1', { accessToken: 'at-old', generation: 2, updatedAt: Date.now() + 60_000 }));
-    deliver(session('u1', { accessToken: 'at-other', generation: 4, authUrl: 'http://elsewhere.test' }));
-    deliver(session('u2', { accessToken: 'at-u2', generation: 9 }));
+  it('ignores an earlier session (by order, whatever its updatedAt), another server\'s, and an account not signed in here', async () => {
+    const { relay, memory, storage, deliver } = relayOver([session('u1', { order: 3 })]);
+    deliver(session('u1', { accessToken: 'at-old', order: 2, updatedAt: Date.now() + 60_000 }));
+    deliver(session('u1', { accessToken: 'at-other', order: 4, authUrl: 'http://elsewhere.test' }));
+    deliver(session('u2', { accessToken: 'at-u2', order: 9 }));
     await flush();
     assert.equal(memory.get('u1')?.accessToken, 'at-u1-0');
     assert.equal(memory.has('u2'), false);
@@ -50,19 +50,31 @@ describe('session relay (sessions handed between windows)', () => {
     relay.dispose();
   });
 
-  it('adopts a later generation with an earlier updatedAt (a clock stepped back)', async () => {
-    const { relay, memory, deliver } = relayOver([session('u1', { generation: 1 })]);
-    deliver(session('u1', { accessToken: 'at-2', refreshToken: 'rt-2', generation: 2, updatedAt: Date.now() - 60_000 }));
+  it('adopts a later order with an earlier updatedAt (a clock stepped back)', async () => {
+    const { relay, memory, deliver } = relayOver([session('u1', { order: 1 })]);
+    deliver(session('u1', { accessToken: 'at-2', refreshToken: 'rt-2', order: 2, updatedAt: Date.now() - 60_000 }));
     assert.equal(memory.get('u1')?.accessToken, 'at-2');
     relay.dispose();
   });
 
+  it('orders sessions by a hybrid logical clock: a refresh after its predecessor on any clock, unrelated sign-ins by time', () => {
+    const now = Date.now();
+    const held = session('u1', { order: nextOrder(undefined, now), updatedAt: now });
+    const refreshedBehind = session('u1', { accessToken: 'at-2', order: nextOrder(held, now - 60_000), updatedAt: now - 60_000 });
+    assert.ok(laterSession(refreshedBehind, held), 'a refresh on a clock a minute behind is still later');
+    assert.ok(!laterSession(held, refreshedBehind));
+    const signedInElsewhere = session('u1', { accessToken: 'at-3', order: nextOrder(undefined, now + 5000), updatedAt: now + 5000 });
+    assert.ok(laterSession(signedInElsewhere, refreshedBehind), 'a sign-in that knew nothing of ours, later in time');
+    const legacy = session('u1', { accessToken: 'at-0', updatedAt: now - 1000 });
+    assert.ok(laterSession(held, legacy), 'a record without order counts its updatedAt');
+  });
+
   it('sync: the session another window handed on before the broker answered, or the one held; none once signed out', async () => {
     let onSync: (() => void) | undefined;
-    const held = session('u1', { generation: 1 });
+    const held = session('u1', { order: 1 });
     const { relay, memory, deliver } = relayOver([held], { sync: () => onSync?.() });
     assert.equal(await relay.sync('u1', held), held);
-    onSync = () => deliver(session('u1', { accessToken: 'at-2', refreshToken: 'rt-2', generation: 2 }));
+    onSync = () => deliver(session('u1', { accessToken: 'at-2', refreshToken: 'rt-2', order: 2 }));
     assert.equal((await relay.sync('u1', held))?.accessToken, 'at-2');
     memory.delete('u1');
     assert.equal(await relay.sync('u1', held), undefined);
