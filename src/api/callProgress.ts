@@ -1,4 +1,4 @@
-import { withoutCredentials } from './requestHeaders';
+import { crossOriginHeaders } from './requestHeaders';
 import { headersFor, type PreparedRequest } from './requestPreparation';
 import type { Hop } from './redirects';
 import type { SentAttempt } from './responseBuilder';
@@ -17,6 +17,8 @@ export class CallProgress {
   unnamed429s = 0;
   private firstSendAt: number | undefined;
   private sentHeaders: Record<string, string> = {};
+  /** The headers the current hop leaves out (after a redirect to another origin). */
+  private dropped: string[] = [];
 
   constructor(readonly prepared: PreparedRequest) {
     this.hop = { method: prepared.method, url: prepared.url, body: prepared.body, withCredentials: true };
@@ -46,7 +48,13 @@ export class CallProgress {
 
   headers(token: string): Record<string, string> {
     const headers = headersFor(this.prepared, token);
-    return this.hop.withCredentials ? headers : withoutCredentials(headers);
+    if (this.hop.withCredentials) {
+      this.dropped = [];
+      return headers;
+    }
+    const crossOrigin = crossOriginHeaders(headers, Object.keys(this.prepared.extra));
+    this.dropped = crossOrigin.dropped;
+    return crossOrigin.headers;
   }
 
   sent(at: number, headers: Record<string, string>): void {
@@ -57,6 +65,13 @@ export class CallProgress {
 
   /** The attempt that got the answer. */
   lastSent(): SentAttempt {
-    return { method: this.hop.method, url: this.hop.url, headers: this.sentHeaders, attempts: this.attempts, firstSendAt: this.firstSendAt ?? 0 };
+    return {
+      method: this.hop.method,
+      url: this.hop.url,
+      headers: this.sentHeaders,
+      droppedHeaders: this.dropped,
+      attempts: this.attempts,
+      firstSendAt: this.firstSendAt ?? 0,
+    };
   }
 }

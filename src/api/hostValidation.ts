@@ -1,4 +1,4 @@
-import { getDomain } from 'tldts';
+import { getDomain, parse } from 'tldts';
 import * as l10n from '../common/l10n';
 import { isLoopbackHost } from '../common/loopbackHost';
 
@@ -40,6 +40,37 @@ export function normalizeAllowedHost(entry: string): string | undefined {
   return value;
 }
 
+/**
+ * Whether a host is itself a suffix of the Public Suffix List, ICANN or private section (co.uk,
+ * azurewebsites.net, github.io): as an allowed host it would trust every neighbour under it. A single
+ * label no rule of the list names (localhost, an intranet name) is not one.
+ */
+export function isPublicSuffix(host: string): boolean {
+  if (isIpAddress(host)) return false;
+  const parsed = parse(host, { allowPrivateDomains: true, extractHostname: false });
+  return parsed.domain === null && parsed.publicSuffix === host && (parsed.isIcann === true || parsed.isPrivate === true);
+}
+
+/** The tenantApi.allowedHosts entries (as written) that are a public suffix: they are refused. */
+export function publicSuffixEntries(entries: readonly string[]): string[] {
+  return entries.filter((entry) => {
+    const host = normalizeAllowedHost(entry);
+    return host !== undefined && isPublicSuffix(host);
+  });
+}
+
+/** The sentence that refuses such an entry, naming it and the setting it is in. */
+export function publicSuffixProblem(entry: string, setting: string): string {
+  return l10n.t('"{0}" in {1} is ignored: it is a public suffix, so it would trust every site under it. Name your own domain instead.', entry.trim(), setting);
+}
+
+/** The entries a policy may trust: well-formed, and no public suffix. */
+function usableAllowedHosts(entries: readonly string[]): string[] {
+  return entries
+    .map(normalizeAllowedHost)
+    .filter((entry): entry is string => entry !== undefined && !isPublicSuffix(entry));
+}
+
 function hostMatches(host: string, allowed: string): boolean {
   return host === allowed || (!isIpAddress(allowed) && host.endsWith(`.${allowed}`));
 }
@@ -79,8 +110,8 @@ export function validateBaseUrl(baseUrl: string): HostVerdict {
 /**
  * May `address` receive the bearer token and licence keys? Only when it has the right shape and its
  * host is the base URL's host or allowed by tenantApi.allowedHosts (an entry also allows its
- * subdomains; when the setting is empty, the base URL's registrable domain by the Public Suffix List
- * and its subdomains).
+ * subdomains; an entry that is a public suffix is ignored; when no entry is left, the base URL's
+ * registrable domain by the Public Suffix List and its subdomains).
  */
 export function validateCredentialHost(address: string, policy: HostPolicy): HostVerdict {
   const shape = checkAddressShape(address);
@@ -90,7 +121,7 @@ export function validateCredentialHost(address: string, policy: HostPolicy): Hos
   const host = shape.url.hostname.toLowerCase();
   const baseHost = base.url.hostname.toLowerCase();
   if (host === baseHost) return shape;
-  const entries = policy.allowedHosts.map(normalizeAllowedHost).filter((e): e is string => e !== undefined);
+  const entries = usableAllowedHosts(policy.allowedHosts);
   const defaultDomain = registrableDomain(baseHost);
   const allowed = entries.length > 0 ? entries : defaultDomain ? [defaultDomain] : [baseHost];
   // Without a registrable domain (an IP, a public suffix) the default is the base host alone, no subdomains.

@@ -17,6 +17,13 @@ export class TransportError extends Error {
 export interface Exchange {
   response: Response;
   body: Uint8Array;
+  /**
+   * fetch sent the request twice: the Fetch standard sends a request once more by itself after a 421
+   * on its first connection when it can replay the body. We give it no body it can replay, so this
+   * happens only to a GET or HEAD (which cannot have one), and a final 421 is then the second one on
+   * the wire.
+   */
+  sentTwice: boolean;
 }
 
 export interface ExchangeOptions {
@@ -39,7 +46,8 @@ function loadKy(): Promise<KyInstance> {
 
 /**
  * One HTTP exchange through ky, with no retries of its own (the client decides about retries, since
- * every attempt must take a rate-limit slot), no redirect following (the client re-validates the
+ * every attempt must take a rate-limit slot; fetch's own resend after a 421 is reported in
+ * `sentTwice` and impossible for a body), no redirect following (the client re-validates the
  * target) and no exception for HTTP error statuses. The time limit covers the body too.
  */
 export class HttpTransport {
@@ -77,12 +85,10 @@ export class HttpTransport {
     const onAbort = () => stop.end('cancelled');
     options.signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const response = await stop.race(
-        this.ky!(url, { method: options.method, headers: options.headers, body: options.body, signal: stop.controller.signal }),
-      );
+      const response = await stop.race(this.ky!(url, { method: options.method, ...unreplayableBody(options), signal: stop.controller.signal }));
       options.onHeaders?.();
       const body = await stop.race(readBody(response, stop));
-      return { response, body };
+      return { response, body, sentTwice: response.status === 421 && !carriesBody(options.method) };
     } catch (error) {
       if (error instanceof TransportError) throw error;
       if (stop.reason) throw stop.error(error);
@@ -92,6 +98,26 @@ export class HttpTransport {
       options.signal?.removeEventListener('abort', onAbort);
     }
   }
+}
+
+const carriesBody = (method: string) => !['GET', 'HEAD'].includes(method.toUpperCase());
+
+/**
+ * The body (empty when there is none) as a one-chunk stream with its Content-Length: fetch cannot
+ * replay a stream, so it never sends a POST (or any method but GET and HEAD, which take no body)
+ * again after a 421, as it does with a string or no body; the server still gets a length, not
+ * chunked encoding.
+ */
+function unreplayableBody(options: ExchangeOptions): { headers: Record<string, string>; body?: ReadableStream<Uint8Array> } {
+  if (!carriesBody(options.method)) return { headers: options.headers };
+  const bytes = new TextEncoder().encode(options.body ?? '');
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+  return { headers: { ...options.headers, 'content-length': String(bytes.byteLength) }, body };
 }
 
 /** The end of one exchange by our side (time limit or cancel): rejects every race and cancels the body. */

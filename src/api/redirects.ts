@@ -11,7 +11,7 @@ export interface Hop {
   method: string;
   url: URL;
   body?: string;
-  /** false once a redirect left the origin: the token, key and tenant are not sent from then on. */
+  /** false once a redirect left the origin: the token, key, tenant and the user's own headers are not sent from then on. */
   withCredentials: boolean;
 }
 
@@ -39,7 +39,7 @@ export function nextHop(current: Hop, status: number, location: string, count: n
       { ...details, host: next.host, location: next.href },
     );
   }
-  if (!sameOrigin) logger.warn(`Redirect from ${current.url.origin} to ${next.origin}: credentials dropped`);
+  if (!sameOrigin) logger.warn(`Redirect from ${current.url.origin} to ${next.origin}: credentials and the request's own headers dropped`);
   return {
     method: becomesGet ? 'GET' : current.method,
     url: next,

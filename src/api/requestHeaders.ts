@@ -103,5 +103,26 @@ export function maskHeaders(headers: Record<string, string>, keyLabel?: string):
 }
 
 export function withoutCredentials(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).filter(([name]) => !isCredentialHeader(name)));
+  return crossOriginHeaders(headers, []).headers;
+}
+
+/**
+ * What goes on to another origin after a redirect: none of the credentials and none of the headers the
+ * user wrote (`userHeaders`), as a browser drops Authorization: a header of the user's own may be a
+ * secret whose name says nothing. Returns the headers kept and the names dropped, as written.
+ */
+export function crossOriginHeaders(headers: Record<string, string>, userHeaders: readonly string[]): { headers: Record<string, string>; dropped: string[] } {
+  const drop = new Set([...CREDENTIAL_HEADERS, ...userHeaders].map((name) => name.toLowerCase()));
+  const kept: Record<string, string> = {};
+  const dropped: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (drop.has(name.toLowerCase())) dropped.push(name);
+    else kept[name] = value;
+  }
+  return { headers: kept, dropped };
+}
+
+/** The one note, in the response's header block, of the headers a redirect to another host did not carry. */
+export function droppedOnRedirectNote(host: string, dropped: readonly string[]): string {
+  return l10n.t('Not sent on to {0} (a redirect to another host): {1}.', host, dropped.join(', '));
 }

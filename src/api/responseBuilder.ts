@@ -1,7 +1,7 @@
 import type { Clock } from '../common/clock';
 import type { Logger } from '../common/logger';
 import type { Exchange } from './httpTransport';
-import { maskHeaders } from './requestHeaders';
+import { droppedOnRedirectNote, maskHeaders } from './requestHeaders';
 import type { PreparedRequest } from './requestPreparation';
 import { SERVICE_LIMIT_INFO_HEADER, parseServiceLimitInfo } from './serviceLimitInfo';
 import type { ApiResponse, QuotaReading } from './types';
@@ -11,6 +11,8 @@ export interface SentAttempt {
   method: string;
   url: URL;
   headers: Record<string, string>;
+  /** Headers left out after a redirect to another origin (credentials, the user's own headers). */
+  droppedHeaders: readonly string[];
   attempts: number;
   /** Monotonic ms of the call's first send (timeMs counts from there, retries included). */
   firstSendAt: number;
@@ -36,7 +38,7 @@ export function buildResponse(prepared: PreparedRequest, sent: SentAttempt, exch
     requestHeaders: maskHeaders(sent.headers, prepared.licence?.label),
     ...(prepared.licence ? { licence: { module: prepared.licence.module, label: prepared.licence.label, organization: prepared.licence.organization } } : {}),
     attempts: sent.attempts,
-    warnings: [...prepared.warnings],
+    warnings: sent.droppedHeaders.length > 0 ? [...prepared.warnings, droppedOnRedirectNote(sent.url.host, sent.droppedHeaders)] : [...prepared.warnings],
   };
 }
 

@@ -42,8 +42,9 @@ export function scheduledExchange(scheduler: RequestScheduler, transport: HttpTr
     }
     slot.markSent(request.url.origin);
     request.onSent?.(clock.monotonic(), headers);
+    let exchange: Exchange;
     try {
-      return await transport.exchange(request.url, {
+      exchange = await transport.exchange(request.url, {
         method: request.method,
         headers,
         body: request.body,
@@ -55,5 +56,17 @@ export function scheduledExchange(scheduler: RequestScheduler, transport: HttpTr
       slot.markFailed();
       throw error;
     }
+    if (exchange.sentTwice) await logResend(scheduler, request.signal);
+    return exchange;
   };
+}
+
+/**
+ * fetch's own resend after a 421 reached the wire too: it takes a slot as well, logged now (its send
+ * time is unknown, and now is no earlier than the server counted it). The answer waits for that slot
+ * at the head of the queue, so no later call leaves before the log has it.
+ */
+async function logResend(scheduler: RequestScheduler, signal: AbortSignal | undefined): Promise<void> {
+  const resend = await scheduler.acquire({ front: true, signal }).catch(() => undefined);
+  resend?.markFailed();
 }

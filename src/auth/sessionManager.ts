@@ -2,10 +2,11 @@ import type { Clock } from '../common/clock';
 import { Emitter, type Disposable, type Event } from '../common/event';
 import * as l10n from '../common/l10n';
 import type { Logger } from '../common/logger';
-import { forgetSecret, registerSecret } from '../common/redact';
+import { forgetSecret } from '../common/redact';
 import { SignInRequiredError, TokenRefreshError } from './errors';
 import { OAuthError } from './oauthErrors';
-import { SessionStore, type StoredSession } from './sessionStore';
+import { SessionRelay, type SessionPeers } from './sessionRelay';
+import { SessionStore, laterSession, nextOrder, type StoredSession } from './sessionStore';
 import type { TokenClient, TokenResponse } from './tokenClient';
 import type { AccessTokenSource, AccountInfo, SessionState } from './types';
 
@@ -46,14 +47,7 @@ export interface SessionManagerOptions {
   peers?: SessionPeers;
 }
 
-/** The other windows, for sessions refreshed in one and needed in all. */
-export interface SessionPeers {
-  /** Hands a session refreshed here to the other windows; resolves once the broker relayed it (or at once, alone). */
-  publish(session: StoredSession): Promise<void>;
-  /** Resolves once the sessions the other windows published before now have reached onSession. */
-  sync(): Promise<void>;
-  readonly onSession: Event<StoredSession>;
-}
+export type { SessionPeers };
 
 const trimSlash = (value: string) => value.replace(/\/+$/, '');
 
@@ -77,6 +71,7 @@ export function sessionFromTokens(
     expiresAt: context.now + (tokens.expires_in ?? DEFAULT_LIFETIME_SECONDS) * 1000,
     scopes: tokens.scope ? tokens.scope.split(' ').filter(Boolean) : [...(previous?.scopes ?? requestedScopes)],
     updatedAt: context.now,
+    order: nextOrder(previous, context.now),
     authUrl: context.authUrl,
     clientId: context.clientId,
   };
@@ -98,14 +93,21 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
   private readonly changes = new Emitter<SessionChange>();
   private readonly simpleChanges = new Emitter<void>();
   private readonly subscriptions: Disposable[];
+  private readonly relay: SessionRelay;
 
   /** Detailed changes, for vscode.AuthenticationProvider.onDidChangeSessions. */
   readonly onDidChange: Event<SessionChange> = this.changes.event;
   readonly onDidChangeSessions: Event<void> = this.simpleChanges.event;
 
   constructor(private readonly options: SessionManagerOptions) {
-    this.subscriptions = [options.store.onDidChange(({ key }) => void this.onStoreChange(key))];
-    if (options.peers) this.subscriptions.push(options.peers.onSession((session) => this.adoptFromPeer(session)));
+    this.relay = new SessionRelay(options.peers, {
+      known: (id) => this.sessions.get(id),
+      adopt: (session) => this.adopt(session),
+      readStored: (id) => this.readStored(id),
+      write: (session) => options.store.write(session),
+      logger: options.logger,
+    });
+    this.subscriptions = [this.relay, options.store.onDidChange(({ key }) => void this.onStoreChange(key))];
   }
 
   dispose(): void {
@@ -126,7 +128,7 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
         const stored = await this.options.store.readAll();
         for (const session of stored) {
           const known = this.sessions.get(session.account.id);
-          if (!known || known.updatedAt <= session.updatedAt) this.sessions.set(session.account.id, session);
+          if (!known || !laterSession(known, session)) this.sessions.set(session.account.id, session);
         }
         this.loaded = true;
       } catch (error) {
@@ -264,7 +266,7 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
       void client.revoke(next.refreshToken ?? next.accessToken, next.refreshToken ? 'refresh_token' : 'access_token').catch(() => undefined);
       throw new SignInRequiredError();
     }
-    if (latest && latest.refreshToken !== current.refreshToken && latest.updatedAt > current.updatedAt) {
+    if (latest && latest.refreshToken !== current.refreshToken && laterSession(latest, current)) {
       this.logger.info(`Another window stored newer tokens for ${id}; keeping those.`);
       this.adopt(latest);
       return latest;
@@ -280,7 +282,7 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
     this.changes.fire({ added: [], removed: [], changed: [next] });
     this.simpleChanges.fire();
     // Before the lock is released: the next window to take it finds these tokens (see SharedRateLedger.sync).
-    await this.options.peers?.publish(next).catch((error: unknown) => this.logger.warn(`Could not hand the refreshed tokens to the other windows: ${String(error)}`));
+    await this.relay.publish(next);
     return next;
   }
 
@@ -290,54 +292,20 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
    * stored; `current` when neither; SignInRequiredError when another window signed out.
    */
   private async latestFromOtherWindows(id: string, current: StoredSession): Promise<StoredSession> {
-    const synced = await this.syncWithPeers(id, current);
+    const synced = await this.relay.sync(id, current);
+    if (!synced) throw new SignInRequiredError();
     if (synced !== current) return synced;
     const stored = await this.readStored(id);
     if (stored === null) {
       this.forget(id);
       throw new SignInRequiredError();
     }
-    if (stored && stored.refreshToken !== current.refreshToken && stored.updatedAt >= current.updatedAt) {
+    if (stored && stored.refreshToken !== current.refreshToken && !laterSession(current, stored)) {
       this.logger.info(`Using the tokens another window refreshed for ${id}.`);
       this.adopt(stored);
       return stored;
     }
     return current;
-  }
-
-  /** The session once the other windows' published sessions reached this one: `current`, or the newer one adopted. */
-  private async syncWithPeers(id: string, current: StoredSession): Promise<StoredSession> {
-    if (!this.options.peers) return current;
-    await this.options.peers.sync().catch((error: unknown) => this.logger.warn(`Could not reach the other windows before a refresh: ${String(error)}`));
-    const latest = this.sessions.get(id);
-    if (!latest) throw new SignInRequiredError();
-    return latest.refreshToken !== current.refreshToken ? latest : current;
-  }
-
-  /**
-   * A session another window refreshed: newer tokens of an account signed in here are adopted and
-   * stored in this window's secret storage (which, in the browser editor, another window's write does
-   * not reach). Sessions of accounts not signed in here, or older than ours, are ignored.
-   */
-  private adoptFromPeer(session: StoredSession): void {
-    const id = session.account.id;
-    const known = this.sessions.get(id);
-    if (!known || trimSlash(known.authUrl) !== trimSlash(session.authUrl) || known.clientId !== session.clientId) return;
-    if (session.updatedAt <= known.updatedAt || (session.accessToken === known.accessToken && session.refreshToken === known.refreshToken)) return;
-    for (const secret of [session.accessToken, session.refreshToken, session.idToken]) registerSecret(secret);
-    this.logger.info(`Session of ${id} was refreshed in another window; using its tokens.`);
-    this.adopt(session);
-    void this.storeAdopted(session);
-  }
-
-  private async storeAdopted(session: StoredSession): Promise<void> {
-    const stored = await this.readStored(session.account.id);
-    if (stored === null || (stored && stored.updatedAt >= session.updatedAt)) return; // signed out, or already there
-    try {
-      await this.options.store.write(session);
-    } catch (error) {
-      this.logger.warn(`Could not store the tokens another window refreshed (kept in memory): ${String(error)}`);
-    }
   }
 
   /**
@@ -364,8 +332,8 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
           if (change?.kind === 'session' && change.id === id) done();
         }),
       );
-      // A session relayed by the window that won: adoptFromPeer (subscribed first) has taken it when this runs.
-      const fromPeer = this.options.peers?.onSession((session) => session.account.id === id && done());
+      // A session relayed by the window that won: the relay (subscribed first) has adopted it when this runs.
+      const fromPeer = this.relay.onSessionOf(id, done);
       if (fromPeer) watching.push(fromPeer);
     });
     const adopted = this.sessions.get(id);
@@ -416,9 +384,11 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
   }
 
   /** After a successful sign-in. */
-  async addSession(session: StoredSession): Promise<void> {
+  async addSession(signedIn: StoredSession): Promise<void> {
     await this.ensureLoaded();
-    const previous = this.sessions.get(session.account.id);
+    const previous = this.sessions.get(signedIn.account.id);
+    // Later than any session of the account this window knows (see laterSession).
+    const session = { ...signedIn, order: Math.max(signedIn.order ?? signedIn.updatedAt, nextOrder(previous, signedIn.updatedAt)) };
     this.sessions.set(session.account.id, session);
     this.activeId ??= session.account.id;
     try {
@@ -507,7 +477,7 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
       this.logger.info(`Session of ${id} was added in another window.`);
       this.adopt(stored);
     } else if (stored.accessToken !== known.accessToken || stored.refreshToken !== known.refreshToken) {
-      if (stored.updatedAt >= known.updatedAt) {
+      if (!laterSession(known, stored)) {
         this.logger.info(`Session of ${id} was refreshed in another window.`);
         this.adopt(stored);
       } else {

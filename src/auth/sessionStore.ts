@@ -12,7 +12,8 @@ import type { AccountInfo } from './types';
  *                                      An index only: the per-account key below is the truth.
  *   tenantApi.auth.session/<sub>       JSON StoredSession (below): access token, refresh token, id_token,
  *                                      expiry (ms since epoch), granted scopes, account (id, label, roles),
- *                                      updatedAt (ms since epoch, to tell newer data from stale),
+ *                                      order (to tell newer data from stale, see laterSession),
+ *                                      updatedAt (ms since epoch, when it was written),
  *                                      authUrl and clientId the tokens came from.
  *   tenantApi.auth.clientSecret        the client secret, only when the registered client has one
  *                                      (command Tenant API: Set Client Secret).
@@ -37,10 +38,37 @@ export interface StoredSession {
   /** Access token expiry, ms since the epoch. */
   expiresAt: number;
   scopes: string[];
-  /** When this record was written, ms since the epoch. */
+  /** When this record was written, ms since the epoch (a wall clock: it orders sessions only in a tie). */
   updatedAt: number;
+  /** The session's place in its account's history (see laterSession); absent in records written before it. */
+  order?: number;
   authUrl: string;
   clientId: string;
+}
+
+/**
+ * Whether `a` is a later session of an account than `b`. By `order`, not by the wall clock: a clock
+ * stepped back (an NTP correction, a suspended laptop) makes a newer updatedAt look older, and a
+ * window that keeps the older session spends a refresh token already used and is signed out.
+ * `order` is a hybrid logical clock: a session's is the larger of one more than the order of the
+ * session it came from and the wall clock, so a refresh is always later than the session whose
+ * refresh token it spent, on any clock (one refresh per refresh token across windows: the lock),
+ * while two sign-ins that know nothing of each other are ordered by time, as before.
+ * Why not a counter the broker assigns, or the token's issue time: windows learn sessions from shared
+ * storage too, where no broker numbered them (desktop, or a window alone), and an access token may be
+ * opaque, with no issue time (an id_token is not always reissued on refresh). A record written before
+ * `order` existed counts its updatedAt; a tie is broken by updatedAt.
+ */
+export function laterSession(a: StoredSession, b: StoredSession): boolean {
+  const [oa, ob] = [orderOf(a), orderOf(b)];
+  return oa !== ob ? oa > ob : a.updatedAt > b.updatedAt;
+}
+
+const orderOf = (session: StoredSession | undefined) => (session ? (session.order ?? session.updatedAt) : 0);
+
+/** The order of a session that follows `previous` (or none), written at `now` (see laterSession). */
+export function nextOrder(previous: StoredSession | undefined, now: number): number {
+  return Math.max(orderOf(previous) + 1, now);
 }
 
 export type StoreChange = { kind: 'index' } | { kind: 'session'; id: string } | { kind: 'clientSecret' };

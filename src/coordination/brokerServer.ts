@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Server, Socket } from 'node:net';
+import { laterSession } from '../auth/sessionStore';
 import type { Logger } from '../common/logger';
 import type { LedgerBroker } from './ledgerBroker';
 import { LineChannel } from './lineChannel';
@@ -142,7 +143,7 @@ export class BrokerServer {
   private keep(message: SessionMessage, from: string | undefined): void {
     const key = `${message.store}\n${message.session.account.id}`;
     const known = this.sessions.get(key);
-    if (!known || known.message.session.updatedAt <= message.session.updatedAt) this.sessions.set(key, { message, from });
+    if (!known || !laterSession(known.message.session, message.session)) this.sessions.set(key, { message, from });
   }
 
   private closed(connection: Connection, reason: string): void {

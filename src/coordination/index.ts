@@ -1,6 +1,6 @@
 import type { SharedLedgerParts } from '../api';
 import { systemClock } from '../common/clock';
-import type { SessionPeers } from '../auth/sessionManager';
+import type { SessionPeers } from '../auth/sessionRelay';
 import { Emitter } from '../common/event';
 import type { Logger } from '../common/logger';
 import { ApplicationLedger } from './applicationLedger';

@@ -6,7 +6,7 @@ import type { StoredSession } from '../auth/sessionStore';
  * The messages between a window and the broker of an application's ledger: one JSON object per line.
  * Every line from the other side goes through `parseMessage`; anything else closes the connection.
  */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 /**
  * The name of an application's broker files (socket, election lock, journal) for this protocol: windows
@@ -107,6 +107,7 @@ function isSessionRecord(value: unknown): value is SessionRecord {
     (value.idToken === undefined || isSecretText(value.idToken)) &&
     isEpochMs(value.expiresAt) &&
     isEpochMs(value.updatedAt) &&
+    (value.order === undefined || isEpochMs(value.order)) &&
     Array.isArray(value.scopes) && value.scopes.length <= 50 && value.scopes.every((scope) => isText(scope, 200)) &&
     isText(value.authUrl, 2000) &&
     isText(value.clientId, 500)

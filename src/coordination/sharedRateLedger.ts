@@ -1,22 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import type { Socket } from 'node:net';
 import { apiErrors } from '../api/errors';
 import type { RateLimit } from '../api/limits';
 import type { RateLedger, Slot } from '../api/requestScheduler';
 import type { Clock } from '../common/clock';
 import { Emitter, type Event } from '../common/event';
 import type { Logger } from '../common/logger';
-import { joinBroker, type BrokerLink } from './brokerLink';
-import { BrokerServer } from './brokerServer';
-import { electBroker } from './election';
-import { Journal } from './journal';
-import { LedgerBroker, logHorizonMs } from './ledgerBroker';
-import { brokerName, type AnswerTiming, type BrokerMessage, type ClientMessage, type DoneHow, type EndedCall, type QuotaState, type SessionRecord } from './protocol';
+import type { BrokerLink } from './brokerLink';
+import { takeBrokerRole, type BrokerRole, type OwnBroker } from './brokerRole';
+import { logHorizonMs } from './ledgerBroker';
+import type { AnswerTiming, BrokerMessage, DoneHow, EndedCall, QuotaState, SessionRecord } from './protocol';
 import type { RuntimeDir } from './runtimeDir';
 
 /*
  * One rate-limit ledger per application (authUrl + clientId) for every window of the editor on
- * this machine.
+ * this machine: a window's side (its calls, their slots, the broker's messages); joining the broker
+ * or becoming it is brokerRole.ts's job.
  *
  * Invariant: the calls of all windows together keep the guarantee that one window's scheduler
  * gives its own calls (see RequestScheduler and countTimeEstimate.ts): no interval of a limit's
@@ -79,7 +77,6 @@ export interface SharedRateLedgerOptions {
   quotaStates: () => QuotaState[];
 }
 
-const RETRY_ELECTION_MS = 20;
 /** How long `sync` waits for the broker's answer before it gives up. */
 const SYNC_TIMEOUT_MS = 1000;
 
@@ -88,9 +85,6 @@ export interface RelayedSession {
   store: string;
   session: SessionRecord;
 }
-/** A journal nobody wrote to for a day belongs to no running broker: it is deleted. */
-const JOURNAL_IDLE_MS = 24 * 3600_000;
-
 export class SharedRateLedger implements RateLedger {
   readonly windowId = randomBytes(16).toString('hex');
   private nextId = 1;
@@ -98,7 +92,7 @@ export class SharedRateLedger implements RateLedger {
   /** This window's calls that ended and were logged, with when (this clock), for a new broker. */
   private readonly ended: Array<{ id: number; at: number }> = [];
   private link: BrokerLink | undefined;
-  private broker: { core: LedgerBroker; server: BrokerServer; journal: Journal } | undefined;
+  private broker: OwnBroker | undefined;
   private localPausedUntil: number | undefined;
   private unsentPauseMs = 0;
   private disposed = false;
@@ -226,108 +220,36 @@ export class SharedRateLedger implements RateLedger {
     this.roleChanges.dispose();
   }
 
-  // ---- election -------------------------------------------------------------------------------
+  // ---- the role: window or broker (brokerRole.ts) --------------------------------------------
 
-  private async elect(): Promise<void> {
-    const { dir, appKey, logger } = this.options;
-    const key = await dir.key();
-    for (let failures = 0; !this.disposed; failures++) {
-      try {
-        const elected = await electBroker(dir.endpoint(brokerName(appKey)), dir.file(`${brokerName(appKey)}.elect`));
-        if (this.disposed) {
-          if (elected.role === 'client') elected.socket.destroy();
-          else elected.server.close();
-          return;
-        }
-        if (elected.role === 'broker') {
-          this.becomeBroker(key, elected);
-          return;
-        }
-        await this.joinAsWindow(key, elected.socket);
-        return;
-      } catch (error) {
-        if (failures === 0) logger.warn(`Rate-limit ledger: could not reach the other windows (${String(error)}); trying again`);
-        await new Promise((resolve) => setTimeout(resolve, Math.min(1000, RETRY_ELECTION_MS * 2 ** failures)));
-      }
-    }
-  }
-
-  private async joinAsWindow(key: Buffer, socket: Socket): Promise<void> {
-    const { link, welcome } = await joinBroker(
-      socket,
-      key,
-      { w: this.windowId, ...this.report() },
-      (message) => this.onBrokerMessage(message),
-      (reason) => this.lost(reason),
-    );
-    this.link = link;
-    this.localPausedUntil = welcome.pausedForMs > 0 ? this.options.clock.monotonic() + welcome.pausedForMs : undefined;
-    for (const state of welcome.quota) this.quotaChanges.fire(state);
-    this.afterJoin();
-    this.options.logger.info('Rate-limit ledger: joined the broker of the other windows');
-    this.roleChanges.fire('window');
-  }
-
-  private becomeBroker(key: Buffer, elected: Extract<Awaited<ReturnType<typeof electBroker>>, { role: 'broker' }>): void {
-    const { clock, limits, safetyMarginMs, logger, dir, appKey } = this.options;
-    const journalPath = dir.file(`${brokerName(appKey)}.journal`);
-    Journal.sweep(dir.path, JOURNAL_IDLE_MS);
-    const previous = Journal.read(journalPath, clock.monotonic(), this.horizonMs());
-    const journal = new Journal(journalPath);
-    const core = new LedgerBroker({
-      clock,
-      limits,
-      safetyMarginMs,
-      logger,
-      journal,
-      broadcast: (message) => {
-        server.broadcast(message);
-        this.onBrokerMessage(message);
-      },
-      send: (window, message) => (window === this.windowId ? this.onBrokerMessage(message) : server.sendTo(window, message)),
+  private elect(): Promise<void> {
+    return takeBrokerRole(this.options, {
+      windowId: this.windowId,
+      isDisposed: () => this.disposed,
+      report: () => this.report(),
+      deliver: (message) => this.onBrokerMessage(message),
+      relayed: (message) =>
+        message.t === 'quota' ? this.quotaChanges.fire(message.state) : this.sessionChanges.fire({ store: message.store, session: message.session }),
+      lost: (reason) => this.lost(reason),
+      joined: (role) => this.joined(role),
     });
-    const server = new BrokerServer(
-      elected.server,
-      key,
-      () => core,
-      {
-        welcome: () => ({ pausedForMs: Math.max(0, (core.pausedUntil ?? 0) - clock.monotonic()), quota: this.options.quotaStates() }),
-        relayed: (message) =>
-          message.t === 'quota' ? this.quotaChanges.fire(message.state) : this.sessionChanges.fire({ store: message.store, session: message.session }),
-      },
-      logger,
-    );
-    this.broker = { core, server, journal };
-    core.seed(previous);
-    const report = this.report();
-    core.join(this.windowId, report.inFlight, report.ended);
-    this.link = {
-      send: (message) => this.toLocalBroker(core, message),
-      close: () => undefined,
-    };
-    elected.accept((socket) => server.accept(socket));
-    this.afterJoin();
-    logger.info(`Rate-limit ledger: this window is the broker${previous.length > 0 ? ` (took over ${previous.length} calls of the last minute)` : ''}`);
-    this.roleChanges.fire('broker');
   }
 
-  private toLocalBroker(core: LedgerBroker, message: Exclude<ClientMessage, { t: 'hello' } | { t: 'join' }>): void {
-    switch (message.t) {
-      case 'want':
-        return core.want(this.windowId, message.id, message.front);
-      case 'cancel':
-        return core.cancel(this.windowId, message.id);
-      case 'done':
-        return core.done(this.windowId, message.id, message.how, message.answer);
-      case 'pause':
-        return core.pause(message.ms);
-      case 'quota':
-        return this.broker?.server.broadcast(message);
-      case 'session':
-        return this.broker?.server.shareSession(message);
-      case 'sync':
-        return; // the broker's own relays reach this window at once
+  private joined(role: BrokerRole): void {
+    this.link = role.link;
+    if (role.role === 'broker') {
+      this.broker = role.broker;
+    } else {
+      this.localPausedUntil = role.welcome.pausedForMs > 0 ? this.options.clock.monotonic() + role.welcome.pausedForMs : undefined;
+      for (const state of role.welcome.quota) this.quotaChanges.fire(state);
     }
+    this.afterJoin();
+    this.options.logger.info(
+      role.role === 'window'
+        ? 'Rate-limit ledger: joined the broker of the other windows'
+        : `Rate-limit ledger: this window is the broker${role.tookOver > 0 ? ` (took over ${role.tookOver} calls of the last minute)` : ''}`,
+    );
+    this.roleChanges.fire(role.role);
   }
 
   /** Asks the (new) broker for every call still waiting, in order, and sends a pause it missed. */

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { publicSuffixEntries } from '../api/hostValidation';
 import type { Logger } from '../common/logger';
 import { EnvironmentState } from './activeEnvironment';
 import { ENVIRONMENTS_SETTING, parseEnvironments, type EnvironmentList, type EnvironmentSettings } from './environments';
@@ -29,16 +30,23 @@ export function readEnvironmentList(): EnvironmentList {
   return parseEnvironments(section.get<unknown>('environments'), defaults);
 }
 
-async function offerSettings(message: string): Promise<void> {
+/** The setting to open for the problems: tenantApi.allowedHosts when it has a refused entry (the environments' own problems name their entries), else tenantApi.environments. */
+function settingWithProblems(): string {
+  const allowedHosts = strings(vscode.workspace.getConfiguration('tenantApi').get<unknown>('allowedHosts')) ?? [];
+  return publicSuffixEntries(allowedHosts).length > 0 ? 'tenantApi.allowedHosts' : ENVIRONMENTS_SETTING;
+}
+
+async function offerSettings(message: string, query: string): Promise<void> {
   const open = vscode.l10n.t('Open Settings');
   if ((await vscode.window.showWarningMessage(message, open)) === open) {
-    await vscode.commands.executeCommand('workbench.action.openSettings', ENVIRONMENTS_SETTING);
+    await vscode.commands.executeCommand('workbench.action.openSettings', query);
   }
 }
 
 /**
  * The environments and the active one, following the settings. Problems in tenantApi.environments
- * go to the log, and once per new set of problems to a warning that opens the setting.
+ * and tenantApi.allowedHosts go to the log, and once per new set of problems to a warning that opens
+ * the settings.
  */
 export function watchEnvironments(context: vscode.ExtensionContext, logger: Logger): EnvironmentState {
   const state = new EnvironmentState(context.globalState, readEnvironmentList());
@@ -50,7 +58,7 @@ export function watchEnvironments(context: vscode.ExtensionContext, logger: Logg
     if (key === reported) return;
     reported = key;
     if (problems.length === 0) return;
-    void offerSettings(vscode.l10n.t('Part of the setting tenantApi.environments is ignored: {0}', problems.join(' ')));
+    void offerSettings(vscode.l10n.t('Part of the Tenant API settings is ignored: {0}', problems.join(' ')), settingWithProblems());
   };
   report();
   context.subscriptions.push(

@@ -1,3 +1,4 @@
+import { publicSuffixEntries, publicSuffixProblem } from '../api/hostValidation';
 import * as l10n from '../common/l10n';
 
 /*
@@ -123,6 +124,13 @@ export function overlay(defaults: EnvironmentSettings, entry: Record<string, unk
   });
 }
 
+/** The allowed hosts without the entries that are a public suffix, each refused with a sentence naming it. */
+function withoutPublicSuffixes(allowedHosts: string[], setting: string, problems: string[]): string[] {
+  const refused = publicSuffixEntries(allowedHosts);
+  for (const entry of refused) problems.push(publicSuffixProblem(entry, setting));
+  return allowedHosts.filter((entry) => !refused.includes(entry));
+}
+
 /** Reads one entry; undefined (with the reason in problems) when it cannot be used at all. */
 function parseEntry(raw: unknown, index: number, defaults: EnvironmentSettings, taken: Set<string>, problems: string[]): Environment | undefined {
   const where = `${ENVIRONMENTS_SETTING}[${index}]`;
@@ -144,6 +152,9 @@ function parseEntry(raw: unknown, index: number, defaults: EnvironmentSettings, 
     else if (!check(value)) problems.push(l10n.t('Environment "{0}": "{1}" must be {2}; the default is used.', name, key, FIELD_EXPECTATION[key]()));
     else usable[key] = value;
   }
+  if (usable.allowedHosts) {
+    usable.allowedHosts = withoutPublicSuffixes(usable.allowedHosts as string[], l10n.t('the allowedHosts of environment "{0}"', name), problems);
+  }
   const id = environmentId(name);
   taken.add(id);
   const overrides = (Object.keys(usable) as Array<keyof EnvironmentSettings | 'name' | 'protected'>).filter(
@@ -154,10 +165,12 @@ function parseEntry(raw: unknown, index: number, defaults: EnvironmentSettings, 
 
 /**
  * The environments in force: the default (the top-level settings) and every usable entry of
- * tenantApi.environments. A bad entry or field is reported and skipped; nothing here throws.
+ * tenantApi.environments. A bad entry or field, and an allowed host that is a public suffix (in the
+ * top-level setting too), is reported and skipped; nothing here throws.
  */
-export function parseEnvironments(raw: unknown, defaults: EnvironmentSettings): EnvironmentList {
+export function parseEnvironments(raw: unknown, topLevel: EnvironmentSettings): EnvironmentList {
   const problems: string[] = [];
+  const defaults = { ...topLevel, allowedHosts: withoutPublicSuffixes(topLevel.allowedHosts, 'tenantApi.allowedHosts', problems) };
   const defaultEnvironment: Environment = {
     id: DEFAULT_ENVIRONMENT_ID,
     name: l10n.t('Default'),

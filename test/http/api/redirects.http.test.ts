@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { ApiClient } from '../../../src/api/apiClient';
 import type { ApiError } from '../../../src/api/errors';
 import { LicenceKeyStore } from '../../../src/api/licenceKeyStore';
+import { formatResponse } from '../../../src/views/responseFormat';
 import { InMemorySecretStore } from '../../helpers/inMemorySecretStore';
 
 /** Redirects over real HTTP (Node's fetch under ky, redirect: 'manual'). */
@@ -79,6 +80,31 @@ describe('ApiClient redirects over HTTP', () => {
     assert.equal(hop.headers['authorization'], undefined);
     assert.equal(hop.headers['authorization-key'], undefined);
     assert.equal(hop.headers['user-tenant'], undefined);
+    c.dispose();
+  });
+
+  it('drops the headers the user wrote too when the redirect leaves the origin, and says so in the header block', async () => {
+    const c = await client();
+    const response = await c.send({ method: 'GET', path: '/api/away', headers: { 'X-Api-Secret': 'user-secret', 'X-Trace': 'trace-1' } });
+    assert.deepEqual(response.json, { server: 'other' });
+    const [first, hop] = seen;
+    assert.equal(first.headers['x-api-secret'], 'user-secret', 'the API host gets what the user wrote');
+    assert.equal(first.headers['x-trace'], 'trace-1');
+    assert.equal(hop.server, 'other');
+    assert.equal(hop.headers['x-api-secret'], undefined, 'a secret header the user wrote followed the redirect');
+    assert.equal(hop.headers['x-trace'], undefined);
+    assert.equal(hop.headers['accept'], 'application/json', 'what the client adds that is no credential still goes');
+    const note = `Not sent on to ${otherUrl.replace('http://', '')} (a redirect to another host): X-Api-Secret, X-Trace, Authorization, Authorization-Key.`;
+    assert.deepEqual(response.warnings, [note]);
+    assert.ok(formatResponse(response).text.includes(`// Warning: ${note}`), 'the header block says what was dropped');
+    c.dispose();
+  });
+
+  it('keeps the headers the user wrote on a redirect within the origin, with no note', async () => {
+    const c = await client();
+    const response = await c.send({ method: 'GET', path: '/api/moved', headers: { 'X-Api-Secret': 'user-secret' } });
+    assert.deepEqual(seen.map((s) => s.headers['x-api-secret']), ['user-secret', 'user-secret']);
+    assert.deepEqual(response.warnings, []);
     c.dispose();
   });
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { SessionManager } from '../../../src/auth/sessionManager';
 import { SESSION_KEY_PREFIX, SessionStore, type StoredSession } from '../../../src/auth/sessionStore';
 import { TokenClient } from '../../../src/auth/tokenClient';
-import { systemClock } from '../../../src/common/clock';
+import { systemClock, type Clock } from '../../../src/common/clock';
 import { silentLogger } from '../../../src/common/logger';
 import { APPLICATION_LIMITS } from '../../../src/api/limits';
 import { QuotaTracker } from '../../../src/api/quotaTracker';
@@ -55,9 +55,9 @@ function twoWindows(authUrl: string, clientId: string, used: string[], lockBase:
  * real coordination of its own (refresh lock, the application's ledger connection, the session relay)
  * in one private directory.
  */
-function twoSeparateWindows(authUrl: string, clientId: string, used: string[], base: string, tokenEndpoint: () => string, relay = true) {
+function twoSeparateWindows(authUrl: string, clientId: string, used: string[], base: string, tokenEndpoint: () => string, relay = true, clocks: readonly Clock[] = [systemClock, systemClock]) {
   const application = () => ({ authUrl, clientId });
-  const window = () => {
+  const window = (clock: Clock) => {
     const secrets = new InMemorySecretStore();
     const coordination = windowCoordination(silentLogger, { base });
     const ledger = coordination.sharedLedger(application)({ quota: new QuotaTracker(), limits: APPLICATION_LIMITS, safetyMarginMs: () => 5, logger: silentLogger });
@@ -65,7 +65,7 @@ function twoSeparateWindows(authUrl: string, clientId: string, used: string[], b
     const sessions = new SessionManager({
       store: new SessionStore(secrets, silentLogger),
       tokenClient: () => client,
-      clock: systemClock,
+      clock,
       logger: silentLogger,
       refreshSkewSeconds: () => 60,
       refreshLock: coordination.refreshLock,
@@ -73,7 +73,7 @@ function twoSeparateWindows(authUrl: string, clientId: string, used: string[], b
     });
     return { secrets, sessions, ledger };
   };
-  const windows = [window(), window()] as const;
+  const windows = [window(clocks[0]), window(clocks[1])] as const;
   return {
     windows,
     ready: () => Promise.all(windows.map((w) => w.ledger.ready())),
@@ -157,6 +157,29 @@ describe('refresh across windows (real HTTP)', function () {
         assert.equal(await pair.windows[0].sessions.getAccessToken(), again, 'and the first window adopts that one too');
         assert.equal(new Set(used).size, used.length, `no refresh token was sent twice: ${used.length} refreshes`);
         assert.deepEqual(sandbox.refreshes.slice(-2).map((refresh) => refresh.ok), [true, true], 'the sandbox granted both refreshes');
+      } finally {
+        pair.dispose();
+      }
+    });
+
+    it('a window whose wall clock stepped back a minute: the other adopts its newer session and both stay signed in', async () => {
+      const tokens = await tokensFor(sandbox, 'mario.rossi');
+      const used: string[] = [];
+      const clientId = sandbox.clients.public.clientId;
+      let stepBackMs = 0;
+      const steppedBack: Clock = { ...systemClock, now: () => Date.now() - stepBackMs };
+      const pair = twoSeparateWindows(sandbox.authUrl, clientId, used, lock.base, () => sandbox.endpoints.token, true, [systemClock, steppedBack]);
+      try {
+        const [first] = await raceSeparate(pair, expiredSession(tokens, sandbox.authUrl, clientId));
+        stepBackMs = 60_000; // NTP steps the second window's clock back a minute
+        const [one, two] = pair.windows;
+        const second = await two.sessions.getAccessToken({ forceRefresh: true });
+        assert.notEqual(second, first);
+        const third = await one.sessions.getAccessToken({ forceRefresh: true });
+        assert.notEqual(third, second);
+        assert.equal(new Set(used).size, used.length, `no refresh token was sent twice: ${used.length} refreshes`);
+        for (const w of pair.windows) assert.equal((await w.sessions.getAccounts()).length, 1, 'still signed in');
+        assert.equal(await two.sessions.getAccessToken(), third, 'the second window adopted the first one\'s tokens too');
       } finally {
         pair.dispose();
       }

@@ -13,6 +13,9 @@ const KEY = 'REDIRECTATTACKKEY0001';
  * licence key would reach another place. Over real HTTP on 127.0.0.1: an API server that redirects as
  * told, and an attacker server that records what it got.
  */
+/** A secret header the user wrote on the request, whose name the extension cannot know. */
+const USER_SECRET = 'user-written-secret-5c1a';
+
 describe('attack list: redirects', () => {
   let api: HostileServer;
   let attacker: HostileServer;
@@ -59,7 +62,10 @@ describe('attack list: redirects', () => {
   }
 
   const credentialsAt = (server: HostileServer) =>
-    server.received.filter((request) => request.headers.authorization || request.headers['authorization-key'] || JSON.stringify(request.headers).includes(TOKEN) || JSON.stringify(request.headers).includes(KEY));
+    server.received.filter((request) => {
+      const headers = JSON.stringify(request.headers);
+      return request.headers.authorization || request.headers['authorization-key'] || [TOKEN, KEY, USER_SECRET].some((secret) => headers.includes(secret));
+    });
 
   /** Followed, but without credentials: the attacker gets the request and nothing secret. */
   const followedBare: Array<[number, string]> = [
@@ -84,10 +90,10 @@ describe('attack list: redirects', () => {
 
 
   for (const [redirectStatus, target] of followedBare) {
-    it(`${redirectStatus} to ${target}: followed without the token or the key`, async () => {
+    it(`${redirectStatus} to ${target}: followed without the token, the key or the user's own header`, async () => {
       status = redirectStatus;
       location = target.replace('PORT', new URL(attacker.url).port);
-      const response = await (await client()).send({ method: 'GET', path: '/api/redirect' });
+      const response = await (await client()).send({ method: 'GET', path: '/api/redirect', headers: { 'X-Api-Secret': USER_SECRET } });
       assert.equal(response.status, 200);
       assert.ok(attacker.received.length >= 1, 'the attacker was reached');
       assert.deepEqual(credentialsAt(attacker), [], 'no credentials at the attacker');

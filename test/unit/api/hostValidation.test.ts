@@ -2,6 +2,8 @@ import * as assert from 'node:assert/strict';
 import {
   checkAddressShape,
   isLoopbackHost,
+  isPublicSuffix,
+  publicSuffixEntries,
   normalizeAllowedHost,
   registrableDomain,
   validateBaseUrl,
@@ -80,6 +82,25 @@ describe('host validation', () => {
     assert.ok(ok('https://x.other.org', p));
     assert.ok(!ok('https://cluster1.example.com', p), 'the default no longer applies');
     assert.ok(!ok('https://example.net', p), 'a parent of an entry is not allowed');
+  });
+
+  it('ignores an allowed-hosts entry that is a public suffix: it would trust every neighbour', () => {
+    for (const suffix of ['co.uk', 'azurewebsites.net', 'github.io', '*.github.io', 'https://azurewebsites.net', 'com']) {
+      const p = policy('https://acme.azurewebsites.net', [suffix, 'clusters.example.net']);
+      assert.ok(!ok('https://attacker.azurewebsites.net', p), `${suffix} must not trust a neighbour`);
+      assert.ok(!ok('https://attacker.github.io', p), `${suffix} must not trust a neighbour`);
+      assert.ok(!ok('https://attacker.co.uk', p), `${suffix} must not trust a neighbour`);
+      assert.ok(ok('https://eu.clusters.example.net', p), 'the other entries still apply');
+    }
+    const onlySuffix = policy('https://acme.azurewebsites.net', ['azurewebsites.net']);
+    assert.ok(!ok('https://attacker.azurewebsites.net', onlySuffix));
+    assert.ok(ok('https://eu.acme.azurewebsites.net', onlySuffix), 'with no usable entry, the default applies');
+  });
+
+  it('knows which entries are a public suffix (ICANN and private sections), as written', () => {
+    for (const host of ['co.uk', 'azurewebsites.net', 'github.io', 'com', 's3.amazonaws.com']) assert.ok(isPublicSuffix(host), host);
+    for (const host of ['example.co.uk', 'acme.azurewebsites.net', 'localhost', 'intranet', '127.0.0.1', 'example.com']) assert.ok(!isPublicSuffix(host), host);
+    assert.deepEqual(publicSuffixEntries(['example.com', ' *.GitHub.io ', 'co.uk', 'bad host']), [' *.GitHub.io ', 'co.uk']);
   });
 
   it('accepts the usual ways of writing an entry', () => {

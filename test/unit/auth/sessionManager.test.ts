@@ -10,6 +10,8 @@ import { InMemorySecretStore } from '../../helpers/inMemorySecretStore';
 import { fakeTokenClient, recordingLogger, session, type FakeTokenClient, type RecordingLogger } from './fakes';
 
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** The timers before the tests fake them. */
+const realTimers = { setTimeout: globalThis.setTimeout, clearTimeout: globalThis.clearTimeout };
 
 function deferred<T>() {
   let resolve!: (value: T) => void;
@@ -464,6 +466,47 @@ describe('session manager', () => {
       assert.equal(await window.getAccessToken(), 'at-new-1');
       assert.deepEqual(order, ['publish at-new-1', 'unlock']);
       window.dispose();
+    });
+
+    it('a session relayed after the wall clock stepped back a minute is still the newer one: the other window stays signed in', async () => {
+      // The token server: rotation, and a spent refresh token is refused (invalid_grant).
+      let issued = 0;
+      let valid = 'rt-u1-0';
+      tokens.refresh.callsFake(async (refreshToken: string) => {
+        if (refreshToken !== valid) throw new OAuthError('invalid_grant', 'refresh token already used');
+        issued++;
+        valid = `rt-new-${issued}`;
+        return { access_token: `at-new-${issued}`, refresh_token: valid, token_type: 'Bearer', expires_in: 300 };
+      });
+      // Two windows that do not share secret storage (code-server's pages), relaying to each other.
+      let stepBackMs = 0;
+      const wall = {
+        ...systemClock,
+        now: () => Date.now() - stepBackMs,
+        setTimeout: (callback: () => void, ms: number) => realTimers.setTimeout(callback, ms),
+        clearTimeout: (handle: unknown) => realTimers.clearTimeout(handle as ReturnType<typeof setTimeout>),
+      };
+      const windows: SessionManager[] = [];
+      const relays = [fakePeers(), fakePeers()];
+      relays.forEach((relay, i) => (relay.peers.publish = async (value) => void relays[1 - i].deliver(value)));
+      for (const relay of relays) {
+        const own = new InMemorySecretStore();
+        own.values.set(SESSION_KEY_PREFIX + 'u1', JSON.stringify(session('u1')));
+        own.values.set(SESSIONS_INDEX_KEY, JSON.stringify(['u1']));
+        windows.push(newManager({ store: new SessionStore(own, logger), clock: wall, peers: relay.peers, raceGraceMs: 100 }));
+      }
+      const [first, second] = windows;
+      await Promise.all(windows.map((window) => window.getAccounts()));
+
+      assert.equal(await first.getAccessToken({ forceRefresh: true }), 'at-new-1');
+      stepBackMs = 60_000; // NTP steps the clock back a minute
+      clock.tick(1000);
+      assert.equal(await second.getAccessToken({ forceRefresh: true }), 'at-new-2', 'the second window refreshes with the token the first handed on');
+      clock.tick(1000);
+      assert.equal(await first.getAccessToken({ forceRefresh: true }), 'at-new-3', 'the first window took the second one\'s newer session, though its updatedAt is earlier');
+      assert.deepEqual((await second.getAccounts()).map((account) => account.id), ['u1'], 'the second window stays signed in');
+      assert.equal(await second.getAccessToken(), 'at-new-3');
+      for (const window of windows) window.dispose();
     });
 
     it('after an invalid_grant, adopts the winner\'s tokens when they arrive over the relay', async () => {

@@ -10,6 +10,7 @@ const session = {
   expiresAt: 1_900_000_000_000,
   scopes: ['openid', 'offline_access'],
   updatedAt: 1_800_000_000_000,
+  order: 4,
   authUrl: 'https://login.example.com',
   clientId: 'workbench',
 };
@@ -42,6 +43,9 @@ describe('coordination protocol: every message is validated', () => {
       { ...session, account: { id: 'mario', label: 'Mario', roles: 'admin' } },
       { ...session, expiresAt: -1 },
       { ...session, updatedAt: 1.5 },
+      { ...session, order: -1 },
+      { ...session, order: 2.5 },
+      { ...session, order: '3' },
       { ...session, scopes: 'openid' },
       { ...session, authUrl: undefined },
     ];

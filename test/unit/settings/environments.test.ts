@@ -97,6 +97,20 @@ describe('environments (tenantApi.environments)', () => {
     assert.deepEqual(parseEnvironments({ name: 'x' }, defaults).problems, ['tenantApi.environments must be a list of environments; it is ignored.']);
   });
 
+  it('refuses an allowed host that is a public suffix, in the top-level setting and in an environment, naming it', () => {
+    const { environments, problems } = parseEnvironments(
+      [{ name: 'Azure', baseUrl: 'https://acme.azurewebsites.net', allowedHosts: ['azurewebsites.net', 'acme.example.com'] }],
+      { ...defaults, allowedHosts: ['127.0.0.1', '*.co.uk', 'github.io'] },
+    );
+    assert.deepEqual(problems, [
+      '"*.co.uk" in tenantApi.allowedHosts is ignored: it is a public suffix, so it would trust every site under it. Name your own domain instead.',
+      '"github.io" in tenantApi.allowedHosts is ignored: it is a public suffix, so it would trust every site under it. Name your own domain instead.',
+      '"azurewebsites.net" in the allowedHosts of environment "Azure" is ignored: it is a public suffix, so it would trust every site under it. Name your own domain instead.',
+    ]);
+    assert.deepEqual(environments[0].settings.allowedHosts, ['127.0.0.1']);
+    assert.deepEqual(environments[1].settings.allowedHosts, ['acme.example.com']);
+  });
+
   it('ids never contain a slash and do not depend on letter case', () => {
     assert.equal(environmentId('Prod/EU'), '@prod%2Feu');
     assert.equal(environmentId(' Sandbox '), environmentId('sandbox'));
