@@ -1,5 +1,6 @@
 import { Emitter } from '../common/event';
 import type { QuotaChangeEvent, QuotaReading, QuotaView } from './types';
+import { UsageHistory, type UsageSample } from './usageHistory';
 
 /** Everything the tracker knows of one organization: what another window needs to show the same. */
 export interface OrganizationQuotaState {
@@ -19,6 +20,7 @@ export class QuotaTracker implements QuotaView {
   private readonly stopped = new Set<string>();
   /** Resumed by the user: a reading at the limit does not refuse calls until the next reading. */
   private readonly resumed = new Set<string>();
+  private readonly history = new UsageHistory();
   private readonly changes = new Emitter<QuotaChangeEvent>();
   readonly onDidChange = this.changes.event;
 
@@ -28,6 +30,10 @@ export class QuotaTracker implements QuotaView {
 
   reading(organization: string): QuotaReading | undefined {
     return this.latest.get(organization);
+  }
+
+  usageSamples(organization: string): readonly UsageSample[] {
+    return this.history.samples(organization);
   }
 
   /** Stopped after a weekly 429, until resume() or a reading below the limit. */
@@ -53,6 +59,7 @@ export class QuotaTracker implements QuotaView {
     if (reading.used < reading.limit) this.stopped.delete(organization);
     this.resumed.delete(organization);
     this.latest.set(organization, { ...reading });
+    this.history.record(reading);
     this.fire(organization);
   }
 
@@ -95,6 +102,8 @@ export class QuotaTracker implements QuotaView {
   adopt(state: OrganizationQuotaState): void {
     const { organization, reading } = state;
     const mine = this.latest.get(organization);
+    // Another window's reading is a point of the same organization's usage, older or not.
+    if (reading) this.history.record(reading);
     if (!reading) this.latest.delete(organization);
     else if (!mine || mine.seenAt <= reading.seenAt) this.latest.set(organization, { ...reading });
     const set = (into: Set<string>, on: boolean) => (on ? into.add(organization) : into.delete(organization));
@@ -106,6 +115,7 @@ export class QuotaTracker implements QuotaView {
   clear(): void {
     const organizations = [...new Set([...this.latest.keys(), ...this.stopped])];
     this.latest.clear();
+    this.history.clear();
     this.stopped.clear();
     this.resumed.clear();
     for (const organization of organizations) this.changes.fire({ organization, reading: undefined, blocked: false });

@@ -3,6 +3,7 @@
  */
 import type { AccessTokenSource } from '../common/sessions';
 import type { Event } from '../common/event';
+import type { UsageSample } from './usageHistory';
 
 export type { AccessTokenSource };
 
@@ -143,6 +144,8 @@ export interface QuotaView {
   readings(): QuotaReading[];
   reading(organization: string): QuotaReading | undefined;
   isBlocked(organization: string): boolean;
+  /** Every reading of the organization seen this session, in time order (for the forecast). */
+  usageSamples(organization: string): readonly UsageSample[];
 }
 
 /** The scheduler's observable queue. */

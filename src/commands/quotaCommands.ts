@@ -1,13 +1,17 @@
 import * as vscode from 'vscode';
 import { usageRows } from '../views/quotaPresentation';
-import { readQuotaThresholds } from '../settings/editorSettings';
+import { forecastQuota } from '../api/quotaForecast';
+import { readQuotaThresholds, readWeeklyReset } from '../settings/editorSettings';
 import { registerCommand as register, type WorkbenchCommandContext } from './commandContext';
 
 /** tenantApi.showQuota: the usage of every organization seen, and resuming a stopped one. */
 export function registerQuotaCommands(context: vscode.ExtensionContext, deps: WorkbenchCommandContext): void {
   register(context, 'tenantApi.showQuota', async () => {
+    const now = Date.now();
+    const resetSetting = readWeeklyReset().setting;
     const rows = usageRows(deps.api.quota.readings(), {
-      now: Date.now(),
+      now,
+      forecastOf: (organization) => forecastQuota(deps.api.quota.usageSamples(organization), { now, resetSetting }),
       locale: vscode.env.language,
       thresholds: readQuotaThresholds(),
       isBlocked: (organization) => deps.api.quota.isBlocked(organization),

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { readEnvironmentList } from './environmentSettings';
 import { sanitizeThresholds, type QuotaThresholds } from './quotaThresholds';
+import { parseWeeklyReset, type WeeklyResetSetting } from '../api/quotaForecast';
 
 /** The section every setting of the extension is under. */
 export const SETTINGS_SECTION = 'tenantApi';
@@ -23,6 +24,14 @@ export function readQuotaThresholds(): QuotaThresholds {
     warningPercent: configuration.get<number>('warningPercent'),
     errorPercent: configuration.get<number>('errorPercent'),
   });
+}
+
+/** tenantApi.quota.weekReset: the week's reset as a day and time in UTC ("Mon 00:00"), read; `invalid` holds a value that is not one. */
+export function readWeeklyReset(): { setting?: WeeklyResetSetting; invalid?: string } {
+  const text = vscode.workspace.getConfiguration(`${SETTINGS_SECTION}.quota`).get<string>('weekReset', '').trim();
+  if (text === '') return {};
+  const setting = parseWeeklyReset(text);
+  return setting ? { setting } : { invalid: text };
 }
 
 /** tenantApi.requestFiles.codeLens: whether request files show our CodeLenses. */

@@ -5,6 +5,8 @@
 import * as l10n from '../common/l10n';
 import type { QuotaReading } from '../api/types';
 import { DEFAULT_THRESHOLDS, sanitizeThresholds, type QuotaThresholds } from '../settings/quotaThresholds';
+import type { QuotaForecast } from '../api/quotaForecast';
+import { forecastLines, forecastSummary, forecastWarns } from './quotaForecastPresentation';
 
 export type QuotaSeverity = 'normal' | 'warning' | 'error';
 
@@ -23,6 +25,15 @@ export interface PresentOptions {
   locale?: string;
   /** The organization's calls are stopped (weekly 429 or usage at the limit). */
   blocked?: boolean;
+  /** Where the shown organization's quota is heading (src/api/quotaForecast.ts). */
+  forecast?: QuotaForecast;
+  /** tenantApi.quota.weekReset as written, when it is not a day and time. */
+  invalidResetSetting?: string;
+}
+
+/** A quota that runs out before the week resets at this pace is at least a warning. */
+function withForecast(severity: QuotaSeverity, forecast: QuotaForecast | undefined): QuotaSeverity {
+  return severity === 'normal' && forecastWarns(forecast) ? 'warning' : severity;
 }
 
 const ICON = '$(pulse)';
@@ -60,7 +71,7 @@ export function presentQuota(reading: QuotaReading | undefined, options: Present
     };
   }
   const percent = usagePercent(reading);
-  const severity = severityFor(percent, options.thresholds ?? DEFAULT_THRESHOLDS, options.blocked);
+  const severity = withForecast(severityFor(percent, options.thresholds ?? DEFAULT_THRESHOLDS, options.blocked), options.forecast);
   const used = formatCount(reading.used, locale);
   const limit = formatCount(reading.limit, locale);
   const tooltip = [
@@ -79,6 +90,7 @@ export function presentQuota(reading: QuotaReading | undefined, options: Present
       : l10n.t('**Used this week:** {0} of {1} ({2} %)', used, limit, formatPercent(percent, locale)),
   );
   tooltip.push(l10n.t('**Seen:** {0}', formatSeen(reading.seenAt, options.now, locale)));
+  if (options.forecast) tooltip.push(...forecastLines(options.forecast, { now: options.now, locale, invalidResetSetting: options.invalidResetSetting }));
   if (options.blocked) tooltip.push(l10n.t('Calls for this organization are stopped until you resume them.'));
   tooltip.push(l10n.t('Click to see the usage of every organization.'));
   return { text: `${ICON} ${used}/${limit}`, tooltip, severity, percent };
@@ -115,7 +127,7 @@ export function selectReading(
 /** One row per organization for the "usage per organization" list, fullest first. */
 export function usageRows(
   readings: readonly QuotaReading[],
-  options: PresentOptions & { isBlocked?: (organization: string) => boolean },
+  options: PresentOptions & { isBlocked?: (organization: string) => boolean; forecastOf?: (organization: string) => QuotaForecast },
 ): Array<{ organization: string; label: string; description: string; detail: string; severity: QuotaSeverity }> {
   const locale = options.locale ?? 'en';
   return [...readings]
@@ -127,6 +139,9 @@ export function usageRows(
       const limit = formatCount(reading.limit, locale);
       const details = [l10n.t('seen {0}', formatSeen(reading.seenAt, options.now, locale))];
       if (reading.keyLabel) details.unshift(reading.module ? `${reading.keyLabel} (${reading.module})` : reading.keyLabel);
+      const forecast = options.forecastOf?.(reading.organization);
+      const summary = forecast ? forecastSummary(forecast, options.now) : undefined;
+      if (summary) details.push(summary);
       if (blocked) details.push(l10n.t('calls stopped'));
       return {
         organization: reading.organization,
@@ -134,7 +149,7 @@ export function usageRows(
         description:
           percent === undefined ? `${used}/${limit}` : `${used}/${limit} · ${formatPercent(percent, locale)} %`,
         detail: details.join(' · '),
-        severity: severityFor(percent, options.thresholds ?? DEFAULT_THRESHOLDS, blocked),
+        severity: withForecast(severityFor(percent, options.thresholds ?? DEFAULT_THRESHOLDS, blocked), forecast),
       };
     });
 }

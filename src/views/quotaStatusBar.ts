@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { TenantDirectory } from '../api/tenantDirectory';
 import type { QuotaView } from '../api/types';
-import { onSettingsChange, readQuotaThresholds } from '../settings/editorSettings';
+import { forecastQuota } from '../api/quotaForecast';
+import { onSettingsChange, readQuotaThresholds, readWeeklyReset } from '../settings/editorSettings';
 import type { ActiveTenantStore } from '../api/activeTenant';
 import { presentQuota, selectReading, type QuotaSeverity } from './quotaPresentation';
 
@@ -80,11 +81,15 @@ export class QuotaStatusBar implements vscode.Disposable {
       this.lastChangedOrganization,
     );
     const thresholds = readQuotaThresholds();
+    const now = Date.now();
+    const weekReset = readWeeklyReset();
     const shown = presentQuota(reading, {
-      now: Date.now(),
+      now,
       thresholds,
       locale: vscode.env.language,
       blocked: reading ? this.quota.isBlocked(reading.organization) : false,
+      forecast: reading ? forecastQuota(this.quota.usageSamples(reading.organization), { now, resetSetting: weekReset.setting }) : undefined,
+      invalidResetSetting: weekReset.invalid,
     });
     const tooltip = shown.tooltip.join('\n\n');
     this.item.text = shown.text;

@@ -208,7 +208,7 @@ describe('recordingOrganizations', () => {
   const client = (send: (request: ApiRequest) => Promise<ApiResponse>): TenantApi => ({
     send,
     listTenants: async () => [milano],
-    quota: { onDidChange: () => ({ dispose() {} }), readings: () => [], reading: () => undefined, isBlocked: () => false },
+    quota: { onDidChange: () => ({ dispose() {} }), readings: () => [], reading: () => undefined, isBlocked: () => false, usageSamples: () => [] },
     queue: { length: 0, onDidChange: () => ({ dispose() {} }) },
     endpoints: () => [],
     routeFor: () => undefined,

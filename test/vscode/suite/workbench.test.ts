@@ -266,6 +266,37 @@ describe('workbench', function () {
     await waitFor(() => api.statusBar().severity === 'normal' || undefined, { what: 'normal severity with the default thresholds' });
   });
 
+  it('forecasts the quota being spent: a run-out time in the tooltip and the usage list, a warning before the reset', async function () {
+    if (!driver.available()) return this.skip();
+    // The week resets six days from now (UTC): at the pace of these calls, 200 a week run out long before.
+    const now = new Date();
+    const day = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'][(now.getUTCDay() + 6) % 7];
+    const pad = (value: number) => String(value).padStart(2, '0');
+    await configure({ 'quota.weekReset': `${day} ${pad(now.getUTCHours())}:${pad(now.getUTCMinutes())}` });
+    for (let call = 0; call < 3; call++) {
+      const summary = (await vscode.commands.executeCommand('tenantApi.sendRequest', { method: 'GET', path: '/efat/api/v1/ditte', preview: false })) as Summary;
+      assert.equal(summary.status, 200, JSON.stringify(summary.error));
+    }
+    const tooltip = await waitFor(() => (/runs out in/.test(api.statusBar().tooltip) ? api.statusBar().tooltip : undefined), {
+      what: `a run-out time in the tooltip, saw ${api.statusBar().tooltip}`,
+    });
+    assert.match(tooltip, /\*\*Pace:\*\* [\d.,]+ calls an hour/);
+    assert.match(tooltip, /\(from the setting tenantApi\.quota\.weekReset\)/);
+    assert.equal(api.statusBar().severity, 'warning', 'a few percent used, but at this pace it runs out before the reset');
+    await driver.waitFor(`${QUOTA_ITEM}.warning-kind`, { timeoutMs: 10_000 });
+    await driver.click(QUOTA_ITEM, { timeoutMs: 10_000 });
+    const row = '.quick-input-list .monaco-list-row:has-text("Rossi")';
+    await driver.waitFor(row, { timeoutMs: 10_000 });
+    assert.match(await driver.text(row), /\/h, runs out in \d/);
+    await driver.press('Escape');
+    await driver.click(`${SIDEBAR} .composite.title`);
+    // A setting that is no day and time is named in the tooltip, and no reset is assumed from it.
+    await configure({ 'quota.weekReset': 'Mon 25:00' });
+    await waitFor(() => /"Mon 25:00" is not a day and time/.test(api.statusBar().tooltip) || undefined, { what: 'the unreadable setting named' });
+    assert.equal(api.statusBar().severity, 'normal');
+    await configure({ 'quota.weekReset': undefined });
+  });
+
   it('shows a listing failure as an item with Retry, and recovers when retried', async () => {
     // The listing fails at the server (every attempt, retries included); nothing on the editor's side
     // changes afterwards, so only the Retry action can list the tenants again.

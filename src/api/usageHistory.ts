@@ -1,0 +1,42 @@
+/**
+ * The weekly usage readings seen per organization, in time order: what a forecast needs and the
+ * latest reading alone does not (how fast usage grows, and when it dropped, which is when the week
+ * started again). Fed by the quota tracker's events, so readings relayed from other windows count
+ * too. Memory only, bounded per organization. No `vscode` here.
+ */
+import type { QuotaReading } from './types';
+
+export interface UsageSample {
+  used: number;
+  limit: number;
+  /** Epoch ms (wall clock) of the response that carried it. */
+  at: number;
+}
+
+const DEFAULT_MAX_SAMPLES = 512;
+
+export class UsageHistory {
+  private readonly byOrganization = new Map<string, UsageSample[]>();
+
+  constructor(private readonly maxSamples = DEFAULT_MAX_SAMPLES) {}
+
+  /** Keeps the samples sorted by time, since windows relay readings out of order; a repeat is dropped. */
+  record(reading: Pick<QuotaReading, 'organization' | 'used' | 'limit' | 'seenAt'>): void {
+    const samples = this.byOrganization.get(reading.organization) ?? [];
+    const sample: UsageSample = { used: reading.used, limit: reading.limit, at: reading.seenAt };
+    if (samples.some((known) => known.at === sample.at && known.used === sample.used)) return;
+    let index = samples.length;
+    while (index > 0 && samples[index - 1].at > sample.at) index -= 1;
+    samples.splice(index, 0, sample);
+    if (samples.length > this.maxSamples) samples.splice(0, samples.length - this.maxSamples);
+    this.byOrganization.set(reading.organization, samples);
+  }
+
+  samples(organization: string): readonly UsageSample[] {
+    return this.byOrganization.get(organization) ?? [];
+  }
+
+  clear(): void {
+    this.byOrganization.clear();
+  }
+}
