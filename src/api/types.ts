@@ -39,6 +39,8 @@ export interface ApiRequest {
   sendOverQuota?: boolean;
   /** Called with the 1-based position while the call waits for a rate-limit slot; 0 when it is sent. */
   onQueuePosition?: (position: number) => void;
+  /** The host and licence module for this call only (a path no rule matches, answered "this time only"). */
+  route?: RouteRule;
 }
 
 /** Latest Service-Limit-Info reading for one organization. */

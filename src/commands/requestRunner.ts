@@ -66,8 +66,8 @@ export class RequestRunner {
   }
 
   /** Finds the tenant a request names, or the active tenant for a tenant-scoped path. */
-  async resolveTenant(request: Pick<NormalizedRequest, 'path' | 'tenantId'>): Promise<TenantRecord | undefined> {
-    const route = this.api.routeFor(request.path);
+  async resolveTenant(request: Pick<NormalizedRequest, 'path' | 'tenantId' | 'route'>): Promise<TenantRecord | undefined> {
+    const route = request.route ?? this.api.routeFor(request.path);
     const tenantId = request.tenantId ?? (needsTenant(route) ? this.views.activeTenant.get()?.id : undefined);
     if (!tenantId) {
       if (needsTenant(route)) {
@@ -125,6 +125,7 @@ export class RequestRunner {
       signal: controller.signal,
       sendOverQuota: request.sendOverQuota,
       onQueuePosition: (position) => progress.position(position),
+      route: request.route,
     });
     void progress.showWhenSlow(`${request.method} ${request.path}`, sending, controller);
 
@@ -238,7 +239,7 @@ export class RequestRunner {
 
   private async show(request: NormalizedRequest, summary: RequestSummary, response: ResponseLike, tenant: TenantRecord | undefined): Promise<void> {
     // What selected the data (tenant, licence key's organization or the user), not merely which tenant was picked.
-    const selector = dataSelector(this.api.routeFor(request.path), tenant, response.licence);
+    const selector = dataSelector(request.route ?? this.api.routeFor(request.path), tenant, response.licence);
     const bodyText = sentBodyText(request.body);
     try {
       const opened = await this.views.responses.open(response, {
