@@ -183,6 +183,8 @@ export interface LicenceKeyInfo {
   module: string;
   label: string;
   organization: string;
+  /** The tenants the user said this licence covers (ids); absent for keys set before it was asked. */
+  tenantIds?: string[];
 }
 
 /** What the tree, status bar and request command use. */
