@@ -169,15 +169,23 @@ export const apiErrors = {
     new ApiError('network', l10n.t('The server could not be reached: {0}', reason), details),
 
   timeout: (seconds: number, details: ApiErrorDetails) =>
-    new ApiError('timeout', l10n.t('The call took longer than {0} seconds and was stopped.', seconds), details),
+    new ApiError(
+      'timeout',
+      l10n.byCount(
+        seconds,
+        l10n.t('The call took longer than {0} second and was stopped.', seconds),
+        l10n.t('The call took longer than {0} seconds and was stopped.', seconds),
+      ),
+      details,
+    ),
 
   timeoutNotRetried: (seconds: number, method: string, details: ApiErrorDetails) =>
     new ApiError(
       'timeout',
-      l10n.t(
-        'The call took longer than {0} seconds and was stopped. A {1} request is not sent again automatically: check whether it took effect.',
+      l10n.byCount(
         seconds,
-        method,
+        l10n.t('The call took longer than {0} second and was stopped. A {1} request is not sent again automatically: check whether it took effect.', seconds, method),
+        l10n.t('The call took longer than {0} seconds and was stopped. A {1} request is not sent again automatically: check whether it took effect.', seconds, method),
       ),
       details,
     ),

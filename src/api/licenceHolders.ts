@@ -81,3 +81,56 @@ function comparable(name: string): string {
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, '');
 }
+
+/**
+ * The organization of the stored keys that covers a tenant: a key whose answer named the tenant, else
+ * the organization the tenant's calls were last counted against, else (keys set before the question
+ * named tenants) a key whose organization is spelled like the tenant's name. Undefined: none yet.
+ */
+export function coveringOrganization(
+  tenant: TenantRecord,
+  input: Pick<HolderChoiceInput, 'keys' | 'tenants' | 'organizationOf'>,
+): string | undefined {
+  const named = input.keys.find((key) => key.tenantIds?.includes(tenant.id));
+  if (named) return named.organization;
+  const seen = input.organizationOf?.(tenant.id);
+  const organizations = input.keys.map((key) => key.organization);
+  if (seen && organizations.includes(seen)) return seen;
+  const name = tenantOrganizationName(tenant, input.tenants);
+  return input.keys.find((key) => !key.tenantIds && sameOrganizationName(key.organization, name))?.organization;
+}
+
+/** What the tenants ticked for a key say about its organization. */
+export type CoverageAnswer =
+  /** One of them is already covered by the organization of another key: the key joins it. */
+  | { kind: 'known'; organization: string }
+  /** None is covered: a new organization, whose name the user confirms (`suggested`). */
+  | { kind: 'new'; suggested: string }
+  /** They are covered by two different organizations: one licence cannot be both's. */
+  | { kind: 'conflict'; organizations: [string, string] };
+
+/**
+ * One licence is one organization's. So the tenants a key covers name its organization when any of them
+ * is already covered by a key: one organization is never offered, nor stored, under two names.
+ */
+export function coverageAnswer(selected: readonly TenantRecord[], input: Pick<HolderChoiceInput, 'keys' | 'tenants' | 'organizationOf'>): CoverageAnswer {
+  const organizations = [...new Set(selected.map((tenant) => coveringOrganization(tenant, input)).filter((name): name is string => Boolean(name)))];
+  if (organizations.length > 1) return { kind: 'conflict', organizations: [organizations[0], organizations[1]] };
+  if (organizations.length === 1) return { kind: 'known', organization: organizations[0] };
+  return { kind: 'new', suggested: suggestedOrganizationName(selected) };
+}
+
+/**
+ * A name for a new organization from its tenants' names: the words they share at the start
+ * ("Rossi Costruzioni - Sede di Milano" and "Rossi Costruzioni - Filiale di Torino": "Rossi
+ * Costruzioni"), else the one tenant's name. Only a suggestion: the user confirms or changes it.
+ */
+export function suggestedOrganizationName(tenants: readonly TenantRecord[]): string {
+  const names = tenants.map((tenant) => (tenant.descrizioneAmbienteDati || tenant.codiceAmbienteDati || tenant.id).trim());
+  if (names.length === 0) return '';
+  const words = names.map((name) => name.split(/\s+/));
+  const shared: string[] = [];
+  for (let index = 0; words.every((list) => list[index] !== undefined && list[index] === words[0][index]); index++) shared.push(words[0][index]);
+  const prefix = shared.join(' ').replace(/[\s\-–—,:;·.]+$/u, '').trim();
+  return names.length > 1 && prefix ? prefix : names[0];
+}

@@ -12,7 +12,7 @@ export interface StoredLicenceKey extends LicenceKeyInfo {
 
 const PREFIX = 'tenantApi.licenceKey.';
 
-/** Secret name of one module's key: `tenantApi.licenceKey.<module>`, value JSON {key, label, organization}. */
+/** Secret name of one module's key: `tenantApi.licenceKey.<module>`, value JSON {key, label, organization, tenantIds?}. */
 export function licenceSecretName(module: string): string {
   return `${PREFIX}${module}`;
 }
@@ -76,7 +76,7 @@ export class LicenceKeyStore implements Disposable {
     return value;
   }
 
-  async set(module: string, value: { key: string; label: string; organization: string }): Promise<void> {
+  async set(module: string, value: { key: string; label: string; organization: string; tenantIds?: readonly string[] }): Promise<void> {
     const problem =
       checkLicenceKey(value.key) ??
       checkLabel(value.label, 'label') ??
@@ -91,8 +91,10 @@ export class LicenceKeyStore implements Disposable {
       key: value.key.trim(),
       label: value.label.trim(),
       organization: value.organization.trim(),
+      ...(value.tenantIds ? { tenantIds: [...value.tenantIds] } : {}),
     };
-    await this.secrets.store(licenceSecretName(module), JSON.stringify({ key: stored.key, label: stored.label, organization: stored.organization }));
+    const { key, label, organization, tenantIds } = stored;
+    await this.secrets.store(licenceSecretName(module), JSON.stringify({ key, label, organization, ...(tenantIds ? { tenantIds } : {}) }));
     this.cache.set(module, stored);
   }
 
@@ -106,7 +108,7 @@ export class LicenceKeyStore implements Disposable {
     const infos: LicenceKeyInfo[] = [];
     for (const module of modules) {
       const stored = await this.get(module);
-      if (stored) infos.push({ module, label: stored.label, organization: stored.organization });
+      if (stored) infos.push({ module, label: stored.label, organization: stored.organization, ...(stored.tenantIds ? { tenantIds: stored.tenantIds } : {}) });
     }
     return infos;
   }
@@ -121,11 +123,13 @@ function parseStored(module: string, raw: string): StoredLicenceKey | undefined 
   try {
     const value = JSON.parse(raw) as Partial<StoredLicenceKey>;
     if (typeof value.key === 'string' && value.key) {
+      const tenantIds = Array.isArray(value.tenantIds) ? value.tenantIds.filter((id): id is string => typeof id === 'string') : undefined;
       return {
         module,
         key: value.key,
         label: typeof value.label === 'string' && value.label ? value.label : module,
         organization: typeof value.organization === 'string' && value.organization ? value.organization : module,
+        ...(tenantIds ? { tenantIds } : {}),
       };
     }
   } catch {

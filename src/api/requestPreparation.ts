@@ -62,7 +62,7 @@ function checkMethodAndPath(request: ApiRequest, context: PreparationContext): {
   if (!path.startsWith('/') || path.startsWith('//') || /[\s#\\]/.test(path) || /[\u0000-\u001f]/.test(path)) {
     throw apiErrors.invalidRequest(l10n.t('The path must start with a single "/" and contain no spaces: {0}', path.slice(0, 200)), { method });
   }
-  const route = context.routeFor(path);
+  const route = request.route ?? context.routeFor(path);
   if (!route) {
     throw apiErrors.invalidRequest(
       l10n.t('No route is known for {0}. Add a rule to the setting tenantApi.routes.', path.slice(0, 200)),

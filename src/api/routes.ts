@@ -1,3 +1,4 @@
+import * as l10n from '../common/l10n';
 import type { Logger } from '../common/logger';
 import type { EndpointDefinition, RouteRule } from './types';
 
@@ -12,11 +13,21 @@ export const BUILT_IN_ROUTES: readonly RouteRule[] = [
   { prefix: '/efat/', host: 'cluster', module: 'efat', tenantScoped: true },
 ];
 
-/** The known GET endpoints, for the tree and for suggestions; tenantApi.endpoints adds to them. */
+/**
+ * The known GET endpoints, for the tree and for suggestions; tenantApi.endpoints adds to them. A label
+ * is the resource's own (Italian) name where the platform gives one; the others are ours, translated
+ * when read (a getter: this table is built before activation installs the display language).
+ */
 export const BUILT_IN_ENDPOINTS: readonly EndpointDefinition[] = [
   { label: 'Configurazioni', method: 'GET', path: '/api/configurazioni' },
   { label: 'Ditte', method: 'GET', path: '/efat/api/v1/ditte' },
-  { label: 'User tenants', method: 'GET', path: '/v10/user-tenants' },
+  {
+    get label() {
+      return l10n.t('User tenants');
+    },
+    method: 'GET',
+    path: '/v10/user-tenants',
+  },
 ];
 
 const MODULE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;

@@ -40,6 +40,8 @@ export interface ApiRequest {
   sendOverQuota?: boolean;
   /** Called with the 1-based position while the call waits for a rate-limit slot; 0 when it is sent. */
   onQueuePosition?: (position: number) => void;
+  /** The host and licence module for this call only (a path no rule matches, answered "this time only"). */
+  route?: RouteRule;
 }
 
 /** Latest Service-Limit-Info reading for one organization. */
@@ -184,6 +186,8 @@ export interface LicenceKeyInfo {
   module: string;
   label: string;
   organization: string;
+  /** The tenants the user said this licence covers (ids); absent for keys set before it was asked. */
+  tenantIds?: string[];
 }
 
 /** What the tree, status bar and request command use. */

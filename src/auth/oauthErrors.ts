@@ -65,7 +65,13 @@ export function asUserRefusal(error: unknown): unknown {
 export class SignInTimeoutError extends Error {
   override readonly name = 'SignInTimeoutError';
   constructor(readonly seconds: number) {
-    super(l10n.t('Sign-in timed out after {0} seconds without an answer from the browser.', seconds));
+    super(
+      l10n.byCount(
+        seconds,
+        l10n.t('Sign-in timed out after {0} second without an answer from the browser.', seconds),
+        l10n.t('Sign-in timed out after {0} seconds without an answer from the browser.', seconds),
+      ),
+    );
   }
 }
 

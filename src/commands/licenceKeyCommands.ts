@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { canonicalOrganization } from '../api/licenceHolders';
 import { checkLabel, checkLicenceKey, checkNotTheKey, type LicenceKeyStore } from '../api/licenceKeyStore';
 import type { QuotaTracker } from '../api/quotaTracker';
-import { pickLicenceHolder, type HolderPickDeps } from './licenceHolderPick';
+import { pickLicenceHolder, type HolderAnswer, type HolderPickDeps } from './licenceHolderPick';
 
 export interface LicenceKeyCommandDeps {
   licenceKeys: LicenceKeyStore;
@@ -82,11 +82,12 @@ async function setLicenceKey(deps: LicenceKeyCommandDeps, argument?: unknown): P
   }
   const label = text(input.label) ?? (await askLabel(existing?.label ?? module, key));
   if (label === undefined) return false;
-  const organization = await organizationFor(deps, module, key, text(input.organization));
-  if (organization === undefined) return false;
+  const holder = await holderFor(deps, module, key, text(input.organization));
+  if (holder === undefined) return false;
+  const { organization } = holder;
 
   try {
-    await deps.licenceKeys.set(module, { key, label, organization });
+    await deps.licenceKeys.set(module, { key, label, organization, tenantIds: holder.tenantIds });
   } catch (error) {
     void vscode.window.showErrorMessage(
       vscode.l10n.t('The licence key could not be saved: {0}', error instanceof Error ? error.message : String(error)),
@@ -121,11 +122,11 @@ async function askLabel(proposed: string, key: string): Promise<string | undefin
   return label === undefined ? undefined : label.trim() || proposed;
 }
 
-/** A scripted name is taken as the known organization it spells; otherwise the user picks one. */
-async function organizationFor(deps: LicenceKeyCommandDeps, module: string, key: string, scripted: string | undefined): Promise<string | undefined> {
+/** A scripted name is taken as the known organization it spells; otherwise the user answers. */
+async function holderFor(deps: LicenceKeyCommandDeps, module: string, key: string, scripted: string | undefined): Promise<HolderAnswer | undefined> {
   if (scripted === undefined) return pickLicenceHolder(deps.holders, module, key);
   const known = (await deps.holders.keys().catch(() => [])).map((info) => info.organization);
-  return canonicalOrganization(scripted, known);
+  return { organization: canonicalOrganization(scripted, known) };
 }
 
 async function clearLicenceKey(deps: LicenceKeyCommandDeps, argument?: unknown): Promise<boolean> {

@@ -24,7 +24,7 @@ export function registerRequestCommands(context: vscode.ExtensionContext, deps: 
         return { ok: false, method: String(input.method ?? ''), path: String(input.path ?? ''), warnings: [], error: { kind: 'invalidRequest', message } };
       }
     } else {
-      request = await askForRequest(flowDeps(context, deps), tenantDefaults(args));
+      request = await askForRequest(flowDeps(deps), tenantDefaults(args));
     }
     return request ? runner.run(request) : undefined;
   });
@@ -58,10 +58,8 @@ export function registerRequestCommands(context: vscode.ExtensionContext, deps: 
 
 }
 
-const LAST_METHOD_KEY = 'tenantApi.lastMethod';
-
 /** What the Send Request flow asks of the rest of the extension. */
-function flowDeps(context: vscode.ExtensionContext, deps: WorkbenchCommandContext): FlowDeps {
+function flowDeps(deps: WorkbenchCommandContext): FlowDeps {
   return {
     api: deps.api,
     tenants: deps.tenants,
@@ -76,10 +74,6 @@ function flowDeps(context: vscode.ExtensionContext, deps: WorkbenchCommandContex
     saveRoute: async (rule) => {
       if (!deps.saveRoute) throw new Error(vscode.l10n.t('routes cannot be saved here'));
       await deps.saveRoute(rule);
-    },
-    lastMethod: {
-      get: () => context.globalState.get<string>(LAST_METHOD_KEY),
-      set: (method) => context.globalState.update(LAST_METHOD_KEY, method),
     },
   };
 }

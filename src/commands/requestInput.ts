@@ -4,6 +4,7 @@
  */
 import { invalidHeaderName, isCredentialHeader, isHeaderName } from '../api/requestHeaders';
 import * as l10n from '../common/l10n';
+import type { RouteRule } from '../api/types';
 import { parseQuery } from './requestHistory';
 
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
@@ -41,6 +42,8 @@ export interface NormalizedRequest {
   droppedHeaders: string[];
   sendOverQuota: boolean;
   preview: boolean;
+  /** A rule answered for this request only (a path no rule matches, "this time only"); else the route table's. */
+  route?: RouteRule;
 }
 
 export class RequestInputError extends Error {
@@ -97,6 +100,25 @@ export function parseHeaderText(text: string): { headers: Record<string, string>
     headers[name] = value;
   }
   return { headers };
+}
+
+/**
+ * A request typed on one line, as in a request file: `GET /efat/api/v1/ditte?pagina=1`. The method is
+ * optional (a bare path is a GET, as in a request file: a read, never a write by default); the query
+ * may follow the path. Returns what it holds, or a message saying what is wrong.
+ */
+export function parseRequestLine(line: string): { method: string; path: string; query: Record<string, string> } | { error: string } {
+  const text = line.trim();
+  const words = /^([A-Za-z]+)\s+(\S.*)$/.exec(text);
+  const method = words ? words[1].toUpperCase() : 'GET';
+  if (words) {
+    const methodError = validateMethod(method);
+    if (methodError) return { error: methodError };
+  }
+  const split = splitPathAndQuery(words ? words[2] : text);
+  const pathError = validatePath(split.path);
+  if (pathError) return { error: pathError };
+  return { method, path: split.path, query: split.query };
 }
 
 /** Splits "/path?a=1" into path and query. */

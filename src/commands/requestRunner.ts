@@ -91,6 +91,7 @@ export class RequestRunner {
         signal: controller.signal,
         sendOverQuota: request.sendOverQuota,
         onQueuePosition: (position) => progress.position(position),
+        route: request.route,
       },
       { api: this.api, tenants: this.tenants },
     );
@@ -189,7 +190,7 @@ export class RequestRunner {
 
   private async show(request: NormalizedRequest, summary: RequestSummary, response: ResponseLike, tenant: TenantRecord | undefined): Promise<void> {
     // What selected the data (tenant, licence key's organization or the user), not merely which tenant was picked.
-    const selector = dataSelector(this.api.routeFor(request.path), tenant, response.licence);
+    const selector = dataSelector(request.route ?? this.api.routeFor(request.path), tenant, response.licence);
     const bodyText = sentBodyText(request.body);
     try {
       const opened = await this.views.responses.open(response, {

@@ -22,6 +22,15 @@ export interface FlowState {
   tenant?: TenantRecord | null;
   body?: string;
   headers?: string;
+  /** The rule answered for a path no rule matches, when the user chose "this time only". */
+  route?: RouteRule;
+  /** The optional steps the user opened in the path step; the others are not asked. */
+  open: { query?: boolean; body?: boolean; headers?: boolean };
+}
+
+/** The route of the flow's path: the one answered for this request, else the route table's. */
+export function flowRoute(deps: Pick<FlowDeps, 'api'>, state: FlowState): RouteRule | undefined {
+  return state.route ?? deps.api.routeFor(state.path ?? '/');
 }
 
 export interface FlowDeps {
@@ -40,8 +49,6 @@ export interface FlowDeps {
   modules(): string[];
   /** Remembers a rule in the route table the client reads (tenantApi.routes). */
   saveRoute(rule: RouteRule): Promise<void>;
-  /** The method of the last request, offered first (not a secret: kept in globalState). */
-  lastMethod: { get(): string | undefined; set(method: string): PromiseLike<void> };
 }
 
 /** Signed out, offers Sign In before anything is asked; true when an account is (now) signed in. */
@@ -54,19 +61,23 @@ export async function ensureSignedIn(deps: Pick<FlowDeps, 'auth' | 'signIn'>): P
 
 type HostItem = vscode.QuickPickItem & { host?: RouteRule['host'] };
 type ModuleItem = vscode.QuickPickItem & { module?: string | null };
+type KeepItem = vscode.QuickPickItem & { remember: boolean };
 
 /**
- * A path no rule matches: asks which host serves it and which module's licence key it needs, and
- * saves the answer as a rule for the path's first segment, so the next path there is not asked about.
+ * A path no rule matches: asks which host serves it and which module's licence key it needs, then
+ * whether to use that for this request only (first: a mistyped path must not leave a rule behind) or
+ * to remember it as a rule for the path's first segment in tenantApi.routes, so the next path there
+ * is not asked about.
  */
 export async function askRoute(deps: FlowDeps, state: FlowState): Promise<Step> {
   const path = state.path ?? '/';
+  state.route = undefined;
   if (deps.api.routeFor(path)) return 'next';
   const prefix = proposeRule(path)?.prefix ?? path;
   for (;;) {
     const host = await pick<HostItem>(hostItems(deps), {
       title: title(vscode.l10n.t('host for {0}', prefix)),
-      placeholder: vscode.l10n.t('Which host serves {0}? (asked once: saved in tenantApi.routes)', prefix),
+      placeholder: vscode.l10n.t('No rule says which host serves {0}. Which one?', prefix),
       back: true,
     });
     if (host === undefined || host === BACK) return outcome(host);
@@ -78,8 +89,26 @@ export async function askRoute(deps: FlowDeps, state: FlowState): Promise<Step> 
     if (module === undefined) return 'cancel';
     if (module === BACK) continue;
     const rule = proposeRule(path, { host: host.host ?? 'base', module: module.module ?? undefined });
-    return rule ? saveRule(deps, rule, path) : 'back';
+    if (!rule) return 'back';
+    const keep = await pick<KeepItem>(keepItems(rule.prefix), {
+      title: title(vscode.l10n.t('remember {0}?', rule.prefix)),
+      placeholder: vscode.l10n.t('Use this answer for this request only, or remember it for every path under {0}?', rule.prefix),
+      back: true,
+    });
+    if (keep === undefined) return 'cancel';
+    if (keep === BACK) continue;
+    if (keep.remember) return saveRule(deps, rule, path);
+    state.route = rule;
+    return 'next';
   }
+}
+
+/** "This time only" first: the answer to a path typed wrong must not become a rule by an Enter. */
+function keepItems(prefix: string): KeepItem[] {
+  return [
+    { label: vscode.l10n.t('This time only'), detail: vscode.l10n.t('Nothing is saved: the next request to {0} asks again.', prefix), remember: false },
+    { label: vscode.l10n.t('Remember for {0}', prefix), detail: vscode.l10n.t('Saved as a rule in the setting tenantApi.routes.'), remember: true },
+  ];
 }
 
 function hostItems(deps: FlowDeps): HostItem[] {
@@ -123,7 +152,7 @@ type KeyItem = vscode.QuickPickItem & { set?: boolean };
 
 /** The path's module has no licence key: says so right after the path and offers Set Licence Key; the flow goes on once it is set. */
 export async function offerLicenceKey(deps: FlowDeps, state: FlowState): Promise<Step> {
-  const module = deps.api.routeFor(state.path ?? '/')?.module;
+  const module = flowRoute(deps, state)?.module;
   if (!module || (await deps.hasLicenceKey(module))) return 'next';
   const problem = vscode.l10n.t('No licence key is set for the module "{0}": the server refuses {1} without one.', module, state.path ?? '');
   for (;;) {

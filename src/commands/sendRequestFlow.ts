@@ -2,35 +2,34 @@ import * as vscode from 'vscode';
 import { needsTenant, proposeRule } from '../api/routes';
 import type { TenantRecord } from '../api/types';
 import { formatQuery } from './requestHistory';
-import { BACK, input, isProblemItem, outcome, pick, problemItem, settleOnce, title, trackStep, type Step } from './quickInputSteps';
+import { input, isProblemItem, problemItem, settleOnce, title, trackStep, type Step } from './quickInputSteps';
 import { runSteps } from './stepSequence';
-import { askRoute, ensureSignedIn, offerLicenceKey, type FlowDeps, type FlowState } from './sendRequestChecks';
+import { askRoute, ensureSignedIn, flowRoute, offerLicenceKey, type FlowDeps, type FlowState } from './sendRequestChecks';
 import {
-  METHODS,
   methodTakesBody,
   normalizeArgs,
   parseHeaderText,
+  parseRequestLine,
   splitPathAndQuery,
   validateJsonBody,
-  validatePath,
   type NormalizedRequest,
   type SendRequestArgs,
 } from './requestInput';
 
 /**
- * The quick-input flow of tenantApi.sendRequest: method, path (known endpoints and history), the host
- * and licence module of a path no rule matches (asked once, then a rule), the licence key when the
- * path's module has none, the tenant where the path needs one (its cluster is the host), query, body,
- * extra headers. Signed out, it offers Sign In before asking anything. Each problem is shown at the
- * step where it can be known. Back goes to the previous step; Escape cancels. Returns the request to
- * send or undefined.
+ * The quick-input flow of tenantApi.sendRequest. Its first step takes the whole request on one line
+ * (`GET /efat/api/v1/ditte?pagina=1`; a bare path is a GET), or a known or recent path; then only what
+ * the request needs: the host and licence module of a path no rule matches (this time only, or
+ * remembered as a rule), the licence key when the path's module has none, the tenant where the path
+ * needs one. Query, body and extra headers are asked only when the user opens them in the first step.
+ * Signed out, it offers Sign In before asking anything. Each problem is shown at the step where it can
+ * be known. Back goes to the previous step; Escape cancels. Returns the request to send or undefined.
  */
 export async function askForRequest(deps: FlowDeps, initial: Partial<SendRequestArgs> = {}): Promise<NormalizedRequest | undefined> {
   if (!(await ensureSignedIn(deps))) return undefined;
-  const state: FlowState = { method: initial.method ?? deps.lastMethod.get(), path: initial.path, preferredTenantId: initial.tenantId };
+  const state: FlowState = { method: initial.method, path: initial.path, preferredTenantId: initial.tenantId, open: {} };
   const steps: Array<() => Promise<Step>> = [
-    () => pickMethod(deps, state),
-    () => pickPath(deps, state),
+    () => pickRequest(deps, state),
     () => askRoute(deps, state),
     () => offerLicenceKey(deps, state),
     () => pickTenant(deps, state),
@@ -39,83 +38,98 @@ export async function askForRequest(deps: FlowDeps, initial: Partial<SendRequest
     () => askHeaders(state),
   ];
   if (!(await runSteps(steps, trackStep))) return undefined;
-  const headers = parseHeaderText(state.headers ?? '');
-  return normalizeArgs({
-    method: state.method,
+  const headers = parseHeaderText(state.open.headers ? (state.headers ?? '') : '');
+  const request = normalizeArgs({
+    method: state.method ?? 'GET',
     path: state.path,
     tenantId: state.tenant?.id,
     query: state.query ?? '',
-    body: state.body,
+    body: state.open.body ? state.body : undefined,
     headers: 'headers' in headers ? headers.headers : {},
   });
+  return state.route ? { ...request, route: state.route } : request;
 }
 
-async function pickMethod(deps: Pick<FlowDeps, 'lastMethod'>, state: FlowState): Promise<Step> {
-  const items = METHODS.map((method) => ({
-    label: method,
-    description: methodTakesBody(method) ? vscode.l10n.t('with a JSON body') : undefined,
-  }));
-  const picked = await pick(items, {
-    title: title(vscode.l10n.t('method')),
-    placeholder: vscode.l10n.t('HTTP method'),
-    active: state.method,
-    back: false,
-  });
-  if (picked === undefined || picked === BACK) return outcome(picked);
-  state.method = picked.label;
-  if (!methodTakesBody(state.method)) state.body = undefined;
-  void deps.lastMethod.set(state.method);
-  return 'next';
-}
+type Part = keyof FlowState['open'];
+type RequestItem = vscode.QuickPickItem & { method?: string; path?: string; typed?: boolean; part?: Part };
 
-type PathItem = vscode.QuickPickItem & { path?: string; typed?: boolean };
-
-async function pickPath(deps: FlowDeps, state: FlowState): Promise<Step> {
-  const known = deps.api.endpoints();
+/** The suggestions of the first step: recent paths, then the known endpoints (each a GET). */
+function suggestions(deps: FlowDeps): { items: RequestItem[]; seen: Set<string> } {
   const seen = new Set<string>();
-  const items: PathItem[] = [];
+  const items: RequestItem[] = [];
   const recent = deps.history.recentPaths().slice(0, 15);
   if (recent.length > 0) items.push({ label: vscode.l10n.t('Recent'), kind: vscode.QuickPickItemKind.Separator });
   for (const path of recent) {
     seen.add(path);
     items.push({ label: path, path, iconPath: new vscode.ThemeIcon('history') });
   }
-  const endpoints = known.filter((endpoint) => !seen.has(endpoint.path));
+  const endpoints = deps.api.endpoints().filter((endpoint) => !seen.has(endpoint.path));
   if (endpoints.length > 0) items.push({ label: vscode.l10n.t('Known endpoints'), kind: vscode.QuickPickItemKind.Separator });
   for (const endpoint of endpoints) {
     seen.add(endpoint.path);
     items.push({
       label: endpoint.path,
       path: endpoint.path,
+      method: endpoint.method.toUpperCase(),
       description: `${endpoint.label} · ${endpoint.method.toUpperCase()}`,
       iconPath: new vscode.ThemeIcon('symbol-interface'),
     });
   }
+  return { items, seen };
+}
 
+/** The items that open an optional step, ticked once opened; the body only for a method that takes one. */
+function partItems(state: FlowState, method: string): RequestItem[] {
+  const parts: Array<[Part, string]> = [
+    ['query', vscode.l10n.t('Add query parameters')],
+    ...(methodTakesBody(method) ? [['body', vscode.l10n.t('Add a JSON body')] as [Part, string]] : []),
+    ['headers', vscode.l10n.t('Add extra headers')],
+  ];
+  return parts.map(([part, label]) => ({
+    label: `${state.open[part] ? '$(check)' : '$(add)'} ${label}`,
+    description: state.open[part] ? vscode.l10n.t('asked after the path') : vscode.l10n.t('optional'),
+    part,
+    alwaysShow: true,
+  }));
+}
+
+/** The line the box starts with: the request as typed before (Back), else empty. */
+function typedBefore(state: FlowState): string {
+  if (!state.path) return '';
+  const query = state.query ? formatQuery(splitPathAndQuery('?' + state.query).query) : '';
+  return `${state.method && state.method !== 'GET' ? `${state.method} ` : ''}${state.path}${query}`;
+}
+
+async function pickRequest(deps: FlowDeps, state: FlowState): Promise<Step> {
+  const { items, seen } = suggestions(deps);
   return new Promise((resolve) => {
-    const quickPick = vscode.window.createQuickPick<PathItem>();
+    const quickPick = vscode.window.createQuickPick<RequestItem>();
     const baseTitle = title(vscode.l10n.t('path'));
     quickPick.title = baseTitle;
-    quickPick.placeholder = vscode.l10n.t('Path, for example /api/configurazioni (a query such as ?pagina=2 may follow)');
-    quickPick.buttons = [vscode.QuickInputButtons.Back];
+    quickPick.placeholder = vscode.l10n.t('Path, or the whole request: GET /efat/api/v1/ditte?pagina=1 (a path alone is a GET)');
     quickPick.matchOnDescription = true;
-    quickPick.value = state.path ? state.path + (state.query ? formatQuery(splitPathAndQuery('?' + state.query).query) : '') : '';
-    const typedItem = (value: string) => ({
-      label: value,
-      path: value,
-      typed: true,
-      description: vscode.l10n.t('the path you typed'),
-      alwaysShow: true,
-      iconPath: new vscode.ThemeIcon('edit'),
-    });
+    quickPick.value = typedBefore(state);
     // The editor names the item the user accepted by its index in the list it shows, which may be the
-    // list before the last keystroke's update: so the items that come and go (the typed path, a
-    // problem) stay after the suggestions, whose indices then never change. The editor still lists the
-    // typed path first when filtering (it matches best), and a problem after the matches.
+    // list before the last keystroke's update: so the items that come and go (the typed request, the
+    // optional parts, a problem) stay after the suggestions, whose indices then never change. The
+    // editor still lists the typed request first when filtering (it matches best).
     const refreshItems = (problem?: string) => {
       const value = quickPick.value.trim();
-      const typed = value !== '' && !seen.has(value) ? [typedItem(value)] : [];
-      quickPick.items = [...items, ...typed, ...(problem ? [problemItem<PathItem>(problem)] : [])];
+      const line = value === '' ? undefined : parseRequestLine(value);
+      const typed: RequestItem[] =
+        line && 'path' in line && !seen.has(value)
+          ? [{
+              label: `${line.method} ${line.path}${formatQuery(line.query)}`,
+              typed: true,
+              description: vscode.l10n.t('the request you typed'),
+              alwaysShow: true,
+              iconPath: new vscode.ThemeIcon('edit'),
+            }]
+          : [];
+      // A line that is not a request yet offers no parts: Enter must say what is wrong, not tick a part.
+      const parts = !line ? partItems(state, 'GET') : 'method' in line ? partItems(state, line.method) : [];
+      quickPick.items = [...items, ...typed, ...parts, ...(problem ? [problemItem<RequestItem>(problem)] : [])];
+      return typed[0];
     };
     refreshItems();
     const finish = settleOnce<Step>(resolve, quickPick);
@@ -123,21 +137,29 @@ async function pickPath(deps: FlowDeps, state: FlowState): Promise<Step> {
       quickPick.title = baseTitle;
       refreshItems();
     });
-    quickPick.onDidTriggerButton(() => finish('back'));
     quickPick.onDidAccept(() => {
       const selected = quickPick.selectedItems[0];
+      if (selected?.part) {
+        // Ticks the part (or unticks it) and stays: Enter again on the request goes on.
+        state.open[selected.part] = !state.open[selected.part];
+        const typed = refreshItems();
+        const first = typed ?? quickPick.items.find((item) => item.path !== undefined);
+        if (first) quickPick.activeItems = [first];
+        return;
+      }
       // The typed item may carry the value before the last keystroke: the box has the current one.
-      const value = (isProblemItem(selected) || selected?.typed ? undefined : selected?.path) ?? quickPick.value.trim();
-      const split = splitPathAndQuery(value);
+      const chosen = isProblemItem(selected) || selected?.typed || !selected?.path ? undefined : selected;
+      const line = chosen ? { method: chosen.method ?? 'GET', path: chosen.path!, query: {} } : parseRequestLine(quickPick.value);
       // A path no rule matches is fine: the next step asks which host serves it.
-      const error = validatePath(split.path) ?? (deps.api.routeFor(split.path) || proposeRule(split.path) ? undefined : noRuleFor(split.path));
-      if (error) {
+      const error = 'error' in line ? line.error : deps.api.routeFor(line.path) || proposeRule(line.path) ? undefined : noRuleFor(line.path);
+      if (error || 'error' in line) {
         quickPick.title = `${baseTitle} · ${error}`;
         refreshItems(error);
         return;
       }
-      state.path = split.path;
-      if (Object.keys(split.query).length > 0) state.query = new URLSearchParams(split.query).toString();
+      state.method = line.method;
+      state.path = line.path;
+      state.query = Object.keys(line.query).length > 0 ? new URLSearchParams(line.query).toString() : undefined;
       finish('next');
     });
     quickPick.onDidHide(() => finish('cancel'));
@@ -146,7 +168,7 @@ async function pickPath(deps: FlowDeps, state: FlowState): Promise<Step> {
 }
 
 async function pickTenant(deps: FlowDeps, state: FlowState): Promise<Step> {
-  const route = deps.api.routeFor(state.path ?? '/');
+  const route = flowRoute(deps, state);
   // askRoute ran before: every path has a rule here, and only a tenant-scoped one asks for a tenant.
   if (!needsTenant(route)) {
     state.tenant = null;
@@ -208,6 +230,7 @@ async function pickTenant(deps: FlowDeps, state: FlowState): Promise<Step> {
 }
 
 function askQuery(state: FlowState): Promise<Step> {
+  if (!state.open.query) return Promise.resolve('next');
   return input({
     title: title(vscode.l10n.t('query')),
     prompt: vscode.l10n.t('Query parameters (optional), for example pagina=2&dimensionePagina=50'),
@@ -220,7 +243,7 @@ function askQuery(state: FlowState): Promise<Step> {
 }
 
 function askBody(state: FlowState): Promise<Step> {
-  if (!state.method || !methodTakesBody(state.method)) return Promise.resolve('next');
+  if (!state.open.body || !state.method || !methodTakesBody(state.method)) return Promise.resolve('next');
   return input({
     title: title(vscode.l10n.t('body')),
     prompt: vscode.l10n.t('JSON body (optional), for example {"descrizione": "Nuova"}'),
@@ -238,6 +261,7 @@ function askBody(state: FlowState): Promise<Step> {
 }
 
 function askHeaders(state: FlowState): Promise<Step> {
+  if (!state.open.headers) return Promise.resolve('next');
   return input({
     title: title(vscode.l10n.t('extra headers')),
     prompt: vscode.l10n.t(

@@ -22,3 +22,13 @@ export function useTranslator(next: Translator): void {
 export function t(message: string, ...args: Array<string | number | boolean>): string {
   return translator(message, ...args);
 }
+
+/**
+ * The singular or the plural text of a count ("1 request", "2 requests"). English and Italian, the
+ * languages shipped, both take the singular for exactly one and the plural otherwise (0 included), so
+ * one rule serves both. Pass both texts through `t` with literal messages, so that extraction finds
+ * each and each gets its translation: `byCount(n, t('{0} request', n), t('{0} requests', n))`.
+ */
+export function byCount(count: number, one: string, other: string): string {
+  return count === 1 ? one : other;
+}

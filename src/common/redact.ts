@@ -1,3 +1,4 @@
+import * as l10n from './l10n';
 import type { Logger } from './logger';
 
 /**
@@ -7,6 +8,11 @@ import type { Logger } from './logger';
  * (tokens it holds, keys it stores) are registered with `registerSecret` and replaced wherever they appear.
  */
 export const REDACTED = '[redacted]';
+
+/** The mark that stands for a secret, in the display language (REDACTED in English, and before activation). */
+export function redactedMark(): string {
+  return l10n.t('[redacted]');
+}
 
 const SECRET_PARAMETERS = [
   'code',
@@ -48,16 +54,17 @@ export function forgetSecret(value: string | undefined): void {
 }
 
 export function redact(text: string): string {
+  const mark = redactedMark();
   let result = text;
   for (const secret of knownSecrets) {
-    if (result.includes(secret)) result = result.split(secret).join(REDACTED);
+    if (result.includes(secret)) result = result.split(secret).join(mark);
   }
   return result
     .replace(JWT, '[redacted-jwt]')
-    .replace(JSON_FIELD, `$1"${REDACTED}"`)
-    .replace(HEADER, `$1${REDACTED}`)
-    .replace(BEARER, `$1 ${REDACTED}`)
-    .replace(QUERY_PARAMETER, `$1${REDACTED}`);
+    .replace(JSON_FIELD, `$1"${mark}"`)
+    .replace(HEADER, `$1${mark}`)
+    .replace(BEARER, `$1 ${mark}`)
+    .replace(QUERY_PARAMETER, `$1${mark}`);
 }
 
 /** A value of any type as redacted text, for log arguments and error details. */

@@ -163,9 +163,11 @@ export function summarize(outcomes: readonly RunOutcome[], total: number): { tex
   const parts = Object.keys(statuses)
     .sort()
     .map((status) => `${statuses[status]} × ${status}`);
-  if (failed > 0) parts.push(l10n.t('{0} not sent', failed));
+  if (failed > 0) parts.push(l10n.byCount(failed, l10n.t('{0} request not sent', failed), l10n.t('{0} requests not sent', failed)));
   const head =
-    outcomes.length < total ? l10n.t('{0} of {1} requests (cancelled)', outcomes.length, total) : l10n.t('{0} requests', total);
+    outcomes.length < total
+      ? l10n.byCount(total, l10n.t('{0} of {1} request (cancelled)', outcomes.length, total), l10n.t('{0} of {1} requests (cancelled)', outcomes.length, total))
+      : l10n.byCount(total, l10n.t('{0} request', total), l10n.t('{0} requests', total));
   return { text: `${head}: ${parts.join(', ') || '-'}`, statuses, failed };
 }
 

@@ -51,7 +51,7 @@ export interface PlatformResult {
 export async function callPlatform(call: PlatformCall, deps: Pick<SenderDeps, 'api' | 'tenants'>): Promise<PlatformResult> {
   const result: PlatformResult = {};
   try {
-    const need = needsTenant(deps.api.routeFor(call.path)) ? 'required' : 'named';
+    const need = needsTenant(call.route ?? deps.api.routeFor(call.path)) ? 'required' : 'named';
     result.tenant = await deps.tenants.resolve(call.tenant, need, call.path);
     result.response = await deps.api.send({ ...call, tenant: result.tenant });
   } catch (error) {

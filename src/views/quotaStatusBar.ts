@@ -102,7 +102,9 @@ export class QuotaStatusBar implements vscode.Disposable {
           : undefined;
     this.item.accessibilityInformation = {
       label: reading
-        ? vscode.l10n.t('Tenant API usage: {0} of {1} calls this week', reading.used, reading.limit)
+        ? reading.limit === 1
+          ? vscode.l10n.t('Tenant API usage: {0} of {1} call this week', reading.used, reading.limit)
+          : vscode.l10n.t('Tenant API usage: {0} of {1} calls this week', reading.used, reading.limit)
         : vscode.l10n.t('Tenant API usage: no calls seen yet'),
     };
     this.item.show();

@@ -4,7 +4,7 @@
  * `vscode` here; responseDocuments.ts shows it.
  */
 import * as l10n from '../common/l10n';
-import { REDACTED } from '../common/redact';
+import { redactedMark } from '../common/redact';
 import { isSecretHeader } from '../api/requestHeaders';
 import type { DataSelector } from '../api/dataSelector';
 
@@ -102,7 +102,7 @@ export function responseTabKey(request: TabRequest, selector: DataSelector, tabP
 export function shownHeaderValue(name: string, value: string): string {
   if (!isSecretHeader(name)) return value;
   const label = /^\*\*\* (\([^)]*\))$/.exec(value);
-  return label ? `${REDACTED} ${label[1]}` : REDACTED;
+  return label ? `${redactedMark()} ${label[1]}` : redactedMark();
 }
 
 /** The body as the client sends it (src/api/requestPreparation encodes it so): a string as is, else JSON. */

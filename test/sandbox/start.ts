@@ -1,6 +1,8 @@
 // `npm start`: builds the extension, starts the sandbox and opens the extension against it.
 // - `code` on PATH: VS Code desktop with --extensionDevelopmentPath and a throwaway user-data-dir
-//   whose settings define the sandbox as the environment "Sandbox" (the active one, the only one configured); stops when that window closes or on Ctrl+C.
+//   whose settings are the sandbox's (the top-level settings it prints: the default environment, the
+//   only one, so no environment is shown unconfigured); stops when that window closes or on Ctrl+C.
+// Both open the example request file.
 // - otherwise: the browser-based VS Code (code-server) of the test runner; prints the URL to open
 //   and runs until Ctrl+C.
 import { spawn, spawnSync } from 'node:child_process';
@@ -12,13 +14,15 @@ import { freePort, startCodeServer } from '../vscode/runner/codeServer';
 import { startSandbox } from './index';
 import { CLI_HELP, parseCliOptions } from './cliOptions';
 import { CLI_PORTS } from './seed';
-import { sandboxEnvironmentSettings, summaryText } from './summary';
+import { NEXT_STEPS, SETTINGS_TITLE, editorSettings, summaryText } from './summary';
 import { splitStartArgs } from './startArgs';
 import type { Sandbox, SandboxOptions } from './types';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 /** The workspace the editor opens: the example request files for the sandbox. */
 const requestsFolder = path.join(__dirname, 'requests');
+/** The request file opened at start, beside the Explorer that lists it. */
+const exampleFile = path.join(requestsFolder, 'example.http');
 const say = (message: string) => process.stdout.write(`${message}\n`);
 
 function onPath(command: string): string | undefined {
@@ -43,13 +47,6 @@ async function startOnPreferredPorts(options: SandboxOptions): Promise<Sandbox> 
   }
 }
 
-/** What a newcomer does in the editor: resources answer only once the module's licence key is set. */
-const NEXT_STEPS = [
-  'In the editor: 1. Tenant API: Sign In, as one of the users above.',
-  '               2. Tenant API: Set Licence Key, once per module, with a key above of the organization of',
-  '                  your tenant (core serves /api/..., efat serves /efat/...); without it resources answer 401.',
-  '               3. Open a resource in the Tenants view, or Tenant API: Send Request.',
-].join('\n');
 
 /** Set once something runs: stops it (Ctrl+C, the editor window closing, or a failure). */
 let stopAll: ((code: number) => Promise<void>) | undefined;
@@ -74,16 +71,16 @@ async function runDesktop(code: string, options: SandboxOptions, locale?: string
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-workbench-'));
   fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
   fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({
-    ...sandboxEnvironmentSettings(sandbox),
+    ...editorSettings(sandbox),
     'security.workspace.trust.enabled': false,
     'workbench.startupEditor': 'none',
   }, null, 2));
-  say(summaryText(sandbox));
+  say(summaryText(sandbox, SETTINGS_TITLE));
   say(`\nOpening VS Code (${code}) with the extension from ${repoRoot} and a throwaway profile in ${userDataDir}.`);
   say(NEXT_STEPS);
   say('Close that window or press Ctrl+C here to stop.');
   const localeArgs = locale ? [`--locale=${locale}`] : []; // desktop VS Code: its own installed language pack
-  const child = spawn(code, ['--wait', '--new-window', ...localeArgs, `--extensionDevelopmentPath=${repoRoot}`, `--user-data-dir=${userDataDir}`, requestsFolder], { stdio: 'inherit' });
+  const child = spawn(code, ['--wait', '--new-window', ...localeArgs, `--extensionDevelopmentPath=${repoRoot}`, `--user-data-dir=${userDataDir}`, requestsFolder, exampleFile], { stdio: 'inherit' });
   const cleanup = async () => {
     if (child.exitCode === null) child.kill('SIGTERM');
     await sandbox.close();
@@ -104,15 +101,18 @@ async function runBrowser(options: SandboxOptions, locale?: string): Promise<voi
     ...options,
     devRedirectPrefixes: [...(options.devRedirectPrefixes ?? []), `http://127.0.0.1:${port}/`],
   });
-  say(summaryText(sandbox));
+  say(summaryText(sandbox, SETTINGS_TITLE));
   say('\nStarting the browser-based VS Code (code-server; installed into the cache on first use, which takes a minute) ...');
   let server: Awaited<ReturnType<typeof startCodeServer>> | undefined;
   waitForStop(async () => {
     await server?.stop();
     await sandbox.close();
   });
-  server = await startCodeServer({ settings: sandboxEnvironmentSettings(sandbox), port, folder: requestsFolder, locale });
-  const url = server.workbenchUrl([['extensionDevelopmentPath', server.remoteUri(repoRoot)]]);
+  server = await startCodeServer({ settings: editorSettings(sandbox), port, folder: requestsFolder, locale });
+  const url = server.workbenchUrl([
+    ['extensionDevelopmentPath', server.remoteUri(repoRoot)],
+    ['openFile', server.remoteUri(exampleFile)],
+  ]);
   say(`\nOpen this URL in a browser on this machine (Chromium: /usr/bin/chromium):\n\n  ${url}\n`);
   say(NEXT_STEPS);
   say('Press Ctrl+C here to stop everything.');

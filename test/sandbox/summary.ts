@@ -13,20 +13,6 @@ export function editorSettings(sandbox: Sandbox): Record<string, unknown> {
   };
 }
 
-/** `npm start`'s settings: the sandbox as an environment named "Sandbox" (the top-level settings stay empty). */
-export function sandboxEnvironmentSettings(sandbox: Sandbox): Record<string, unknown> {
-  return {
-    'tenantApi.environments': [
-      {
-        name: 'Sandbox',
-        authUrl: sandbox.authUrl,
-        baseUrl: sandbox.baseUrl,
-        clientId: sandbox.clients.public.clientId,
-        allowedHosts: ['127.0.0.1'],
-      },
-    ],
-  };
-}
 
 export function summaryJson(sandbox: Sandbox): Record<string, unknown> {
   const keysByModule: Record<string, Array<{ key: string; organizationId: string; label: string }>> = {};
@@ -48,13 +34,14 @@ export function summaryJson(sandbox: Sandbox): Record<string, unknown> {
   };
 }
 
-export function summaryText(sandbox: Sandbox): string {
+/** What `npm run sandbox` and `npm start` print; `settingsTitle` says whether the settings are to copy or already in force. */
+export function summaryText(sandbox: Sandbox, settingsTitle = 'VS Code settings (settings.json):'): string {
   const lines: string[] = [];
   lines.push('Tenant API sandbox is running.', '');
   lines.push(`  authorization server  ${sandbox.authUrl}   (discovery: ${sandbox.endpoints.discovery})`);
   lines.push(`  base URL              ${sandbox.baseUrl}`);
   sandbox.clusterUrls.forEach((url, i) => lines.push(`  cluster ${i}             ${url}`));
-  lines.push('', 'VS Code settings (settings.json):', '');
+  lines.push('', settingsTitle, '');
   lines.push(JSON.stringify(editorSettings(sandbox), null, 2).replace(/^/gm, '  '));
   lines.push('', 'Users (sign in with these):');
   for (const u of sandbox.users) {
@@ -72,3 +59,16 @@ export function summaryText(sandbox: Sandbox): string {
   lines.push('', `Knobs: timeScale ${o.timeScale}, access token TTL ${o.accessTokenTtlSeconds} s, weekly limit ${o.weeklyLimit || 'from licence'}, latency ${o.latencyMs}+${o.jitterMs} ms.`);
   return lines.join('\n');
 }
+
+/** What `npm start`'s summary calls the settings it has put in the editor it opens (editorSettings). */
+export const SETTINGS_TITLE = 'The editor opens with these settings (its settings.json):';
+
+/** What a newcomer does in the editor: the extension calls a resource only once its module's licence key is set. */
+export const NEXT_STEPS = [
+  'In the editor: 1. Tenant API: Sign In, as one of the users above.',
+  '               2. Tenant API: Set Licence Key, once per module, with a key above of the organization of',
+  '                  your tenant (core serves /api/..., efat serves /efat/...); until then the extension does',
+  '                  not call those resources: it says the key is missing and offers Set Licence Key.',
+  '               3. Open a resource in the Tenants view, run Tenant API: Send Request, or press',
+  '                  "Send (Tenant API)" above a request of example.http (open in the editor).',
+].join('\n');

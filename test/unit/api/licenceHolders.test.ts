@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { canonicalOrganization, holderChoices, sameOrganizationName, tenantOrganizationName } from '../../../src/api/licenceHolders';
+import { canonicalOrganization, coverageAnswer, coveringOrganization, holderChoices, sameOrganizationName, tenantOrganizationName } from '../../../src/api/licenceHolders';
 import { LicenceKeyStore, checkNotTheKey, licenceSecretName } from '../../../src/api/licenceKeyStore';
 import { QuotaTracker } from '../../../src/api/quotaTracker';
-import type { LicenceKeyInfo } from '../../../src/api/types';
+import type { LicenceKeyInfo, TenantRecord } from '../../../src/api/types';
 import { InMemorySecretStore } from '../../helpers/inMemorySecretStore';
 import { tenantRecord } from '../../helpers/tenantRecords';
 
@@ -96,5 +96,40 @@ describe('licence holders: whose quota a key counts against', () => {
     await assert.rejects(store.set('core', { key: 'RSSCORE4F7K2M9Q1X8ZT', label: 'core', organization: ' RSSCORE4F7K2M9Q1X8ZT ' }), /licence key itself/);
     await assert.rejects(store.set('core', { key: 'RSSCORE4F7K2M9Q1X8ZT', label: 'key RSSCORE4F7K2M9Q1X8ZT', organization: 'Rossi' }), /licence key itself/);
     assert.equal(await store.get('core'), undefined);
+  });
+});
+
+describe('which organization a key is, from the tenants it covers', () => {
+  const tenant = (id: string, code: string, description: string): TenantRecord =>
+    ({ id, codiceAmbienteDati: code, descrizioneAmbienteDati: description, clusterAddress: 'https://c', usable: true }) as TenantRecord;
+  const milano = tenant('t-mi', 'RC-MI', 'Rossi Costruzioni - Sede di Milano');
+  const torino = tenant('t-to', 'RC-TO', 'Rossi Costruzioni - Filiale di Torino');
+  const parma = tenant('t-pr', 'BA-PR', 'Bianchi Alimentari - Produzione');
+  const tenants = [milano, torino, parma];
+
+  it('a first key: a new organization, named by the words its tenants share', () => {
+    assert.deepEqual(coverageAnswer([milano, torino], { keys: [], tenants }), { kind: 'new', suggested: 'Rossi Costruzioni' });
+    assert.deepEqual(coverageAnswer([parma], { keys: [], tenants }), { kind: 'new', suggested: 'Bianchi Alimentari - Produzione' });
+  });
+
+  it('a second key covering any tenant of the first is that organization, under its one name', () => {
+    const keys = [{ module: 'core', label: 'core', organization: 'Rossi Costruzioni', tenantIds: [milano.id, torino.id] }];
+    assert.deepEqual(coverageAnswer([torino], { keys, tenants }), { kind: 'known', organization: 'Rossi Costruzioni' });
+    assert.deepEqual(coverageAnswer([parma], { keys, tenants }), { kind: 'new', suggested: 'Bianchi Alimentari - Produzione' });
+  });
+
+  it('tenants of two organizations cannot be one licence\'s', () => {
+    const keys = [
+      { module: 'core', label: 'core', organization: 'Rossi Costruzioni', tenantIds: [milano.id] },
+      { module: 'efat', label: 'efat', organization: 'Bianchi Alimentari', tenantIds: [parma.id] },
+    ];
+    assert.deepEqual(coverageAnswer([milano, parma], { keys, tenants }), { kind: 'conflict', organizations: ['Rossi Costruzioni', 'Bianchi Alimentari'] });
+  });
+
+  it('a key set before keys named their tenants covers the tenant its calls were counted against, or whose name it has', () => {
+    const keys = [{ module: 'core', label: 'core', organization: 'Rossi Costruzioni - Sede di Milano' }];
+    assert.equal(coveringOrganization(milano, { keys, tenants }), 'Rossi Costruzioni - Sede di Milano');
+    assert.equal(coveringOrganization(torino, { keys, tenants }), undefined);
+    assert.equal(coveringOrganization(torino, { keys, tenants, organizationOf: () => 'Rossi Costruzioni - Sede di Milano' }), 'Rossi Costruzioni - Sede di Milano');
   });
 });

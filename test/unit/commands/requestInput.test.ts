@@ -3,6 +3,7 @@ import {
   RequestInputError,
   methodTakesBody,
   normalizeArgs,
+  parseRequestLine,
   parseHeaderText,
   splitPathAndQuery,
   validateJsonBody,
@@ -81,5 +82,23 @@ describe('requestInput', () => {
     assert.throws(() => normalizeArgs({ method: 'POST', path: '/x', body: '{bad' }), /not valid JSON/);
     assert.throws(() => normalizeArgs({ method: 'GET', path: 'x' }), /start with/);
     assert.throws(() => normalizeArgs({ method: 'GET', path: '/x', headers: 'X: y' }), /Headers must be an object/);
+  });
+});
+
+describe('a request typed on one line (Send Request\'s path step)', () => {
+  it('takes the method, the path and the query from `GET /efat/api/v1/ditte?pagina=1`', () => {
+    assert.deepEqual(parseRequestLine('GET /efat/api/v1/ditte?pagina=1'), { method: 'GET', path: '/efat/api/v1/ditte', query: { pagina: '1' } });
+    assert.deepEqual(parseRequestLine('  post /api/configurazioni '), { method: 'POST', path: '/api/configurazioni', query: {} });
+  });
+
+  it('a bare path is a GET: a read, never a write by default', () => {
+    assert.deepEqual(parseRequestLine('/api/configurazioni?a=1&b=2'), { method: 'GET', path: '/api/configurazioni', query: { a: '1', b: '2' } });
+  });
+
+  it('says what is wrong: an unknown method, a path without "/", a host', () => {
+    assert.match((parseRequestLine('GETT /api/x') as { error: string }).error, /Unsupported method GETT/);
+    assert.match((parseRequestLine('api/x') as { error: string }).error, /must start with "\/"/);
+    assert.match((parseRequestLine('GET https://example.com/api') as { error: string }).error, /only the path/);
+    assert.match((parseRequestLine('') as { error: string }).error, /Enter a path/);
   });
 });

@@ -184,7 +184,7 @@ describe('engine/runner', () => {
   it('summarizes statuses and failures, and titles tabs with method, name and tenant code', () => {
     const outcome = (status?: number): RunOutcome =>
       ({ label: 'x', request: parseRequestFile('GET /a').requests[0], dependencies: [], ...(status ? { sent: { response: { status } } } : { error: { kind: 'tenant', message: 'm' } }) }) as unknown as RunOutcome;
-    assert.equal(summarize([outcome(200), outcome(404), outcome(200), outcome()], 4).text, '4 requests: 2 × 200, 1 × 404, 1 not sent');
+    assert.equal(summarize([outcome(200), outcome(404), outcome(200), outcome()], 4).text, '4 requests: 2 × 200, 1 × 404, 1 request not sent');
     const named = { ...outcome(200), label: 'ditte' };
     assert.equal(responseTitle(named, 'RC-MI'), 'GET ditte · RC-MI');
   });

@@ -4,10 +4,12 @@
 // code-server runner fails a run with pending tests, and CI runs them in their own Italian pass.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { driver } from './helpers/driver';
-import { signOutEveryone, waitFor } from './helpers/workbench';
+import { signInSuite } from './helpers/signInSuite';
+import { setLicenceKeys, signInAs, signOutEveryone, waitFor } from './helpers/workbench';
 
 const SIDEBAR = '[id="workbench.parts.sidebar"]';
 
@@ -74,5 +76,62 @@ const inItalian = vscode.env.language.startsWith('it');
     assert.equal(await running, false);
     assert.ok(rows.includes(bundle['Sign In to choose from your tenants']), rows.join(' | '));
     assert.match(rows.at(-1) ?? '', new RegExp(`^${bundle['Other…']}`), rows.join(' | '));
+  });
+});
+
+// Issue 26 item 8: what was left in English. Signed in as Laura (one tenant) against a sandbox of its own.
+(inItalian ? describe : () => undefined)('Italian display language: a day\'s requests (labels, masked values, counts)', function (this: Mocha.Suite) {
+  this.timeout(120_000);
+  const suite = signInSuite({});
+  let folder: string;
+  let bundle: Record<string, string>;
+
+  before(async function () {
+    if (!driver.available()) return this.skip();
+    bundle = JSON.parse(fs.readFileSync(path.join((await driver.info()).repoRoot, 'l10n', 'bundle.l10n.it.json'), 'utf8')) as Record<string, string>;
+    folder = fs.mkdtempSync(path.join(os.tmpdir(), 'italian-'));
+    await signInAs(suite.sandbox, 'laura.verdi');
+    await setLicenceKeys(suite.sandbox, 'org-bianchi');
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    if (folder) fs.rmSync(folder, { recursive: true, force: true });
+  });
+
+  async function sendAll(name: string, text: string): Promise<string> {
+    const file = path.join(folder, name);
+    fs.writeFileSync(file, text);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await vscode.window.showTextDocument(vscode.Uri.file(file));
+    await vscode.commands.executeCommand('tenantApi.requestFile.sendAll', vscode.Uri.file(file));
+    const finished = bundle['Send All finished: {0}'].replace('{0}', '');
+    return waitFor(async () => (await driver.notifications()).find((message) => message.startsWith(finished)), { what: 'the Send All notification' });
+  }
+
+  it('one request is "1 richiesta", one not sent "1 richiesta non inviata"; the sent headers say [nascosto]', async () => {
+    const sent = await sendAll('one.http', 'GET /api/configurazioni\n');
+    assert.match(sent, /: 1 richiesta: 1 × 200$/);
+    await vscode.commands.executeCommand('tenantApi.requestFile.send', vscode.Uri.file(path.join(folder, 'one.http')), 0);
+    const tab = await waitFor(
+      () => vscode.workspace.textDocuments.find((document) => /^\/\/.*authorization-key/im.test(document.getText())),
+      { what: 'the response tab with the headers sent' },
+    );
+    assert.match(tab.getText(), /authorization: \[nascosto\]/i);
+    assert.doesNotMatch(tab.getText(), /\[redacted\]/);
+
+    const failed = await sendAll('unknown.http', 'GET /nessuna/regola\n');
+    await driver.screenshot('italian-send-all-one');
+    assert.match(failed, /: 1 richiesta: 1 richiesta non inviata$/);
+  });
+
+  it('the built-in endpoint "User tenants" is offered as "Tenant dell\'utente"', async () => {
+    const file = path.join(folder, 'paths.http');
+    fs.writeFileSync(file, 'GET /v');
+    const document = await vscode.workspace.openTextDocument(file);
+    await vscode.window.showTextDocument(document);
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', document.uri, new vscode.Position(0, 6));
+    const tenants = list.items.find((item) => (typeof item.label === 'string' ? item.label : item.label.label) === '/v10/user-tenants');
+    assert.match(String(tenants?.detail), /Tenant dell'utente/, list.items.map((item) => `${JSON.stringify(item.label)} ${item.detail}`).join(' | '));
   });
 });

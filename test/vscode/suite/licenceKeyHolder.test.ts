@@ -67,43 +67,80 @@ describe('Set Licence Key from the palette: the key, a label, and the organizati
     return (await driver.text(LIST)).split('\n').map((line) => line.trim()).filter(Boolean);
   }
 
-  it('the first key: asks the key and a label, then offers the tenants by name, Other… last; the calls count against the one picked', async () => {
+  const COVER = 'Which of your tenants does this licence cover?';
+  /** The rows of the tenant question: each tenant once, by name and code. */
+  async function tenantRows(): Promise<string[]> {
+    await step(COVER);
+    await driver.waitFor(ROW, { timeoutMs: 15_000 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    return (await driver.text(LIST)).split('\n').map((line) => line.trim()).filter(Boolean);
+  }
+  /** Ticks a tenant's row with a click on it, as a user does in a list with checkboxes. */
+  async function tick(description: string): Promise<void> {
+    await driver.click(`${ROW}:has-text("${description}")`, { timeoutMs: 10_000 });
+    await waitFor(async () => (await checkedCount(`:has-text("${description}")`)) > 0 || undefined, { what: `${description} ticked` });
+  }
+  /** Rows ticked (VS Code marks the row, or its checkbox, depending on the version). */
+  async function checkedCount(filter = ''): Promise<number> {
+    const counts = await Promise.all(
+      [`${ROW}${filter}[aria-checked="true"]`, `${ROW}${filter} input[type="checkbox"]:checked`, `${ROW}${filter} .monaco-custom-toggle.checked`].map((selector) => driver.count(selector)),
+    );
+    return Math.max(...counts);
+  }
+  const rossi = 'Rossi Costruzioni';
+
+  it('the first key: asks the key, a label, then which of your tenants it covers (several at once); the organization is named once, from them', async () => {
     await signInAs(suite.sandbox, 'mario.rossi');
     await vscode.commands.executeCommand('tenantApi.setActiveTenant', tenant('RC-TO').id);
     await setLicenceKeyFromPalette('core');
     await typeKeyAndKeepLabel(sandboxKey('core').key);
 
-    const rows = await organizationRows();
-    await driver.screenshot('licence-holder-first-key');
+    const rows = await tenantRows();
     const text = rows.join('\n');
     for (const code of ['RC-MI', 'RC-TO', 'BA-PR']) assert.match(text, new RegExp(tenant(code).descrizioneAmbienteDati), text);
     for (const record of suite.sandbox.tenants) assert.ok(!text.includes(record.id), `a raw tenant id is shown: ${text}`);
-    assert.match(rows.at(-1) ?? '', /^Other…/, `Other… is not last: ${text}`);
-    await driver.click(`${ROW}:has-text("${milano()}")`, { timeoutMs: 10_000 });
+    assert.doesNotMatch(text, /Other…/, 'nothing to type while the tenants are known');
+    await tick(milano());
+    await tick(tenant('RC-TO').descrizioneAmbienteDati);
+    await driver.screenshot('licence-holder-first-key');
+    await driver.press('Enter');
+    // A new organization: its name is proposed from its tenants' names, not one tenant's; the key itself is refused.
+    await step('Name of the organization that holds this licence');
+    await driver.press('Enter'); // the name proposed
 
     const stored = await waitFor(async () => (await keys()).get('core'), { what: 'the core key to be stored' });
-    assert.deepEqual(stored, { module: 'core', key: sandboxKey('core').key, label: 'core', organization: milano() });
+    assert.deepEqual({ ...stored, tenantIds: [...(stored.tenantIds ?? [])].sort() }, {
+      module: 'core',
+      key: sandboxKey('core').key,
+      label: 'core',
+      organization: rossi,
+      tenantIds: [tenant('RC-MI').id, tenant('RC-TO').id].sort(),
+    });
 
     const sent = (await vscode.commands.executeCommand('tenantApi.sendRequest', { method: 'GET', path: '/api/configurazioni', preview: false })) as Summary;
     assert.equal(sent.status, 200, JSON.stringify(sent.error));
     const api = await workbenchApi();
     const usage = suite.sandbox.usage('org-rossi');
-    await waitFor(() => (api.statusBar().organization === milano() && api.statusBar().text.includes(`${formatCount(usage.used)}/`)) || undefined, {
-      what: `the status bar to show ${milano()}, saw ${JSON.stringify(api.statusBar())}`,
+    await waitFor(() => (api.statusBar().organization === rossi && api.statusBar().text.includes(`${formatCount(usage.used)}/`)) || undefined, {
+      what: `the status bar to show ${rossi}, saw ${JSON.stringify(api.statusBar())}`,
     });
   });
 
-  it('the next key: the organization of the first is offered first, by name; picked, both keys count against one organization', async () => {
+  it('the next key: the tenants say which organization covers them; ticking one of them is that organization, never a second name', async () => {
     await setLicenceKeyFromPalette('efat');
     await typeKeyAndKeepLabel(sandboxKey('efat').key);
-    const rows = await organizationRows();
+    const rows = await tenantRows();
     await driver.screenshot('licence-holder-next-key');
     const text = rows.join('\n');
-    assert.equal(text.split(milano()).length - 1, 1, `${milano()} is not offered exactly once: ${text}`);
-    assert.ok(text.indexOf(milano()) < text.indexOf(tenant('RC-TO').descrizioneAmbienteDati), `the first key's organization is not first: ${text}`);
-    assert.match(text, /keys: core/);
-    await driver.press('Enter'); // the first choice
-    await waitFor(async () => ((await (await keys()).get('efat'))?.organization === milano()) || undefined, { what: 'the efat key with the same organization' });
+    assert.match(text, new RegExp(`Counted against ${rossi} \\(keys: core\\)`), text);
+    assert.equal(rows.filter((row) => row === rossi || row.startsWith(`${rossi} (`)).length, 0, `an organization offered as a choice: ${text}`);
+    await driver.type('Torino'); // with nothing ticked, the one tenant the filter leaves is the answer
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await driver.press('Enter');
+    const stored = await waitFor(async () => ((await (await keys()).get('efat'))?.organization === rossi ? (await keys()).get('efat') : undefined), {
+      what: 'the efat key with the same organization, without a name asked',
+    });
+    assert.deepEqual(stored?.tenantIds, [tenant('RC-TO').id]);
 
     const sent = (await vscode.commands.executeCommand('tenantApi.sendRequest', {
       method: 'GET',
@@ -116,8 +153,8 @@ describe('Set Licence Key from the palette: the key, a label, and the organizati
     const api = await workbenchApi();
     const usage = suite.sandbox.usage('org-rossi');
     const expected = `$(pulse) ${formatCount(usage.used)}/${formatCount(usage.limit)}`;
-    await waitFor(() => (api.statusBar().organization === milano() && api.statusBar().text === expected) || undefined, {
-      what: `the status bar to show ${expected} for ${milano()}, saw ${JSON.stringify(api.statusBar())}`,
+    await waitFor(() => (api.statusBar().organization === rossi && api.statusBar().text === expected) || undefined, {
+      what: `the status bar to show ${expected} for ${rossi}, saw ${JSON.stringify(api.statusBar())}`,
     });
     // One organization in the usage list, not one per key.
     const listing = Promise.resolve(vscode.commands.executeCommand('tenantApi.showQuota'));
@@ -127,25 +164,21 @@ describe('Set Licence Key from the palette: the key, a label, and the organizati
     await driver.press('Escape');
     await listing;
     assert.equal(usageRows, 1, shown);
-    assert.match(shown, new RegExp(milano()));
+    assert.match(shown, new RegExp(rossi));
   });
 
-  it('Other… is the last resort: the key itself is refused as a name, and a name spelled like a known one is that one', async () => {
-    await (await keys()).clear('core'); // the efat key keeps the organization known
-    await setLicenceKeyFromPalette('core');
-    await typeKeyAndKeepLabel(sandboxKey('core').key);
-    await organizationRows();
-    await driver.click(`${ROW}:has-text("Other…")`, { timeoutMs: 10_000 });
-    await step('Name of the organization that holds this licence');
-    await driver.type(sandboxKey('core').key);
-    await driver.waitFor(`${WIDGET} .quick-input-message:has-text("licence key itself")`, { timeoutMs: 10_000 });
-    await driver.press('Control+a');
-    await driver.type(milano().toUpperCase().replace(/ - /g, ' '));
-    await driver.waitFor(`${WIDGET} .quick-input-message:has-text("The same as")`, { timeoutMs: 10_000 });
-    await driver.screenshot('licence-holder-other');
+  it('tenants of two organizations are refused as one licence\'s; setting the key again shows its tenants ticked', async () => {
+    await (await keys()).set('efat', { key: sandboxKey('efat').key, label: 'efat', organization: 'Bianchi Alimentari', tenantIds: [tenant('BA-PR').id] });
+    const running = Promise.resolve(vscode.commands.executeCommand('tenantApi.setLicenceKey', { module: 'core', key: sandboxKey('core').key, label: 'core' }));
+    await tenantRows();
+    assert.equal(await checkedCount(), 2, 'the core key\'s two tenants are ticked');
+    await tick(tenant('BA-PR').descrizioneAmbienteDati);
     await driver.press('Enter');
-    const stored = await waitFor(async () => (await keys()).get('core'), { what: 'the core key to be stored' });
-    assert.equal(stored.organization, milano(), 'stored with the known spelling');
+    await driver.waitFor(`${WIDGET} .quick-input-title:has-text("a licence is one organization")`, { timeoutMs: 10_000 });
+    await driver.screenshot('licence-holder-two-organizations');
+    await driver.press('Escape');
+    assert.equal(await running, false);
+    assert.equal((await (await keys()).get('core'))?.organization, rossi, 'nothing changed');
   });
 
   it('the question opens at once while the tenants are still being listed, and offers them once they are', async () => {
@@ -154,7 +187,7 @@ describe('Set Licence Key from the palette: the key, a label, and the organizati
     const started = performance.now();
     const running = Promise.resolve(vscode.commands.executeCommand('tenantApi.setLicenceKey', { module: 'efat', key: sandboxKey('efat').key, label: 'efat' }));
     try {
-      await step('Which organization holds this licence?');
+      await step(COVER);
       const openedMs = performance.now() - started;
       assert.ok(openedMs < 2500, `the question waited ${Math.round(openedMs)} ms for the tenant listing`);
       await driver.waitFor(`${ROW}:has-text("${tenant('BA-PR').descrizioneAmbienteDati}")`, { timeoutMs: 15_000 });

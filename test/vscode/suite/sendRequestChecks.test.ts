@@ -50,14 +50,22 @@ describe('Send Request: each problem at its step (signed out, licence key, failu
     if (!(await suite.auth.getAccounts()).some((account) => account.id === mario().sub)) await signInAs(suite.sandbox, mario().username);
   }
 
-  /** Answers Set Licence Key's own inputs: the key, the label as offered, and whose licence it is (the first tenant offered). */
+  /** Answers Set Licence Key's own inputs: the key, the label as offered, the tenant it covers (typed: the one left), and the organization's name proposed when it is a new one. */
   async function typeLicenceKey(): Promise<void> {
     await step('Licence key for the module', coreKey().key);
     await step('Label for this key');
-    await driver.waitFor(TITLE('Which organization holds this licence?'), { timeoutMs: 15_000 });
+    await driver.waitFor(TITLE('Which of your tenants does this licence cover?'), { timeoutMs: 15_000 });
     await driver.waitFor('.quick-input-widget .monaco-list-row', { timeoutMs: 15_000 });
+    await driver.type(suite.sandbox.tenants.find((tenant) => tenant.organizationId === organizationOfMario() && mario().tenantIds.includes(tenant.id))!.codiceAmbienteDati);
+    await new Promise((resolve) => setTimeout(resolve, 300));
     await driver.press('Enter');
-    await waitFor(async () => ((await (await extensionExports()).licenceKeys!.get('core'))?.key === coreKey().key) || undefined, { what: 'the key to be stored' });
+    await waitFor(
+      async () => {
+        if ((await driver.count(TITLE('Name of the organization that holds this licence'))) > 0) await driver.press('Enter');
+        return ((await (await extensionExports()).licenceKeys!.get('core'))?.key === coreKey().key) || undefined;
+      },
+      { what: 'the key to be stored' },
+    );
   }
 
   const received = (since: number, path: string, status?: number) =>
@@ -75,11 +83,9 @@ describe('Send Request: each problem at its step (signed out, licence key, failu
     assert.equal(await driver.count(VISIBLE_INPUT), 0, 'nothing is asked before the sign-in');
     await driver.screenshot('send-request-signed-out');
     await driver.clickNotificationButton('Sign In');
-    await step('Send Request: method', 'GET');
+    await driver.waitFor(TITLE('Send Request: path'), { timeoutMs: 60_000 });
     assert.ok((await suite.auth.getAccounts()).some((account) => account.id === mario().sub), 'signed in before the flow goes on');
     await step('Send Request: path', '/api/configurazioni');
-    await step('Send Request: query');
-    await step('Send Request: extra headers');
     const summary = await running;
     assert.equal(summary?.status, 200, JSON.stringify(summary));
     assert.ok(received(before, '/api/configurazioni', 200), 'the request reached the sandbox');
@@ -90,7 +96,6 @@ describe('Send Request: each problem at its step (signed out, licence key, failu
     await clearCoreKey();
     const before = suite.sandbox.requests.length;
     const running = Promise.resolve(vscode.commands.executeCommand('tenantApi.sendRequest')) as Promise<Summary | undefined>;
-    await step('Send Request: method', 'GET');
     await step('Send Request: path', '/api/configurazioni');
     await driver.waitFor(TITLE('Send Request: licence key'), { timeoutMs: 15_000 });
     const shown = await driver.text(LIST);
@@ -100,8 +105,6 @@ describe('Send Request: each problem at its step (signed out, licence key, failu
     assert.equal(suite.sandbox.requests.length, before, 'nothing was sent to find it out');
     await driver.press('Enter'); // Set Licence Key is the active item
     await typeLicenceKey();
-    await step('Send Request: query');
-    await step('Send Request: extra headers');
     const summary = await running;
     assert.equal(summary?.status, 200, JSON.stringify(summary));
     assert.equal(received(before, '/api/configurazioni', 200)?.headers['authorization-key'], coreKey().key);
@@ -148,21 +151,21 @@ describe('Send Request: each problem at its step (signed out, licence key, failu
     assert.match(received(before, '/api/configurazioni', 200)?.url ?? '', /pagina=1/);
   });
 
-  it('a path no rule matches: asks once which host and key, saves the rule, shows the server\'s answer; the next path there is not asked', async () => {
+  it('a path no rule matches: asks which host and key, "this time only" first (no rule left behind), or remembered so the next path there is not asked', async () => {
     await ensureSignedIn();
     await configure({ routes: undefined });
     const before = suite.sandbox.requests.length;
     const first = Promise.resolve(vscode.commands.executeCommand('tenantApi.sendRequest')) as Promise<Summary | undefined>;
-    await step('Send Request: method', 'GET');
     await step('Send Request: path', '/foo/bar');
     await driver.waitFor(TITLE('Send Request: host for /foo/'), { timeoutMs: 15_000 });
     await driver.screenshot('send-request-unknown-path');
     await step('Send Request: host for /foo/', 'Base URL');
     await step('Send Request: licence key for /foo/', 'No licence key');
-    await step('Send Request: query');
-    await step('Send Request: extra headers');
+    await driver.waitFor(TITLE('Send Request: remember /foo/?'), { timeoutMs: 15_000 });
+    assert.match(await driver.text(`${LIST} .monaco-list-row.focused`), /This time only/, '"this time only" is the default');
+    await driver.press('Enter');
     const summary = await first;
-    assert.deepEqual(vscode.workspace.getConfiguration('tenantApi').get('routes'), [{ prefix: '/foo/', host: 'base' }]);
+    assert.equal(vscode.workspace.getConfiguration('tenantApi').get<unknown[]>('routes')?.length ?? 0, 0, 'a rule was saved for a path answered "this time only"');
     // The server's own answer, in its tab.
     assert.equal(summary?.status, 404, JSON.stringify(summary));
     assert.ok(received(before, '/foo/bar', 404), 'the request reached the sandbox');
@@ -171,14 +174,19 @@ describe('Send Request: each problem at its step (signed out, licence key, failu
     });
     assert.match(document.getText(), /There is no resource at \/foo\/bar on this host/);
 
+    // Asked again, and this time remembered.
     const second = Promise.resolve(vscode.commands.executeCommand('tenantApi.sendRequest')) as Promise<Summary | undefined>;
-    await step('Send Request: method', 'GET');
-    await step('Send Request: path', '/foo/other');
-    await driver.waitFor(TITLE('Send Request: query'), { timeoutMs: 15_000 });
-    assert.equal(await driver.count(TITLE('host for')), 0, 'not asked again');
-    await driver.press('Enter');
-    await step('Send Request: extra headers');
+    await step('Send Request: path', '/foo/bar');
+    await step('Send Request: host for /foo/', 'Base URL');
+    await step('Send Request: licence key for /foo/', 'No licence key');
+    await step('Send Request: remember /foo/?', 'Remember');
     assert.equal((await second)?.status, 404);
+    assert.deepEqual(vscode.workspace.getConfiguration('tenantApi').get('routes'), [{ prefix: '/foo/', host: 'base' }]);
+
+    const third = Promise.resolve(vscode.commands.executeCommand('tenantApi.sendRequest')) as Promise<Summary | undefined>;
+    await step('Send Request: path', '/foo/other');
+    assert.equal((await third)?.status, 404);
+    assert.equal(await driver.count(TITLE('host for')), 0, 'not asked again');
     assert.ok(received(before, '/foo/other', 404));
   });
 
@@ -191,7 +199,6 @@ describe('Send Request: each problem at its step (signed out, licence key, failu
     }
     for (let attempt = 0; attempt < 6; attempt++) {
       const running = Promise.resolve(vscode.commands.executeCommand('tenantApi.sendRequest')) as Promise<Summary | undefined>;
-      await step('Send Request: method', 'GET');
       await driver.waitFor(TITLE('Send Request: path'), { timeoutMs: 15_000 });
       await driver.type('/api/configurazion');
       await new Promise((resolve) => setTimeout(resolve, 400)); // the list now has the typed path as an item
@@ -204,26 +211,65 @@ describe('Send Request: each problem at its step (signed out, licence key, failu
         // a busy extension host
       }
       await keys;
-      // /api/configurazioni needs no tenant: the next step is the query, never the tenant or a host question.
-      await waitFor(async () => (await driver.count(TITLE('Send Request: query'))) > 0 || (await driver.count(TITLE('Send Request: tenant'))) > 0, {
-        what: 'the step after the path',
-      });
-      if ((await driver.count(TITLE('Send Request: tenant'))) > 0) {
+      // /api/configurazioni needs no tenant: it is sent at once, never the tenant or a host question.
+      const next = await Promise.race([
+        running.then(() => 'sent'),
+        waitFor(async () => ((await driver.count(TITLE('Send Request: tenant'))) > 0 ? 'tenant' : undefined), { what: 'the step after the path' }),
+      ]);
+      if (next === 'tenant') {
         await driver.press('Escape');
         assert.fail(`attempt ${attempt + 1}: Enter took a path served by a tenant's cluster, not the one typed`);
       }
-      await step('Send Request: query');
-      await step('Send Request: extra headers');
       const summary = await running;
       assert.equal(summary?.path, '/api/configurazioni', `attempt ${attempt + 1}: Enter took another path than the one typed`);
     }
   });
 
-  it('remembers the last method, shows a bad path as an item of the list, and opens with Ctrl+Alt+Shift+R', async () => {
+  it('a whole request on one line from Ctrl+Alt+Shift+R: method and query parsed, only the tenant asked; query, body and headers only when opened', async () => {
     await ensureSignedIn();
+    await setLicenceKeys(suite.sandbox, organizationOfMario());
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const milano = suite.sandbox.tenants.find((tenant) => tenant.codiceAmbienteDati === 'RC-MI')!;
+    let before = suite.sandbox.requests.length;
     await driver.press('Control+Alt+Shift+R');
-    await step('Send Request: method', 'DELETE');
+    const titles: string[] = [];
+    await step('Send Request: path', 'GET /efat/api/v1/ditte?pagina=1');
+    await driver.waitFor(TITLE('Send Request: tenant'), { timeoutMs: 15_000 });
+    await driver.waitFor(`${LIST} .monaco-list-row:has-text("${milano.descrizioneAmbienteDati}")`, { timeoutMs: 15_000 });
+    titles.push(await driver.text('.quick-input-widget .quick-input-title'));
+    await driver.type('Milano');
+    await driver.press('Enter');
+    const sent = await waitFor(() => received(before, '/efat/api/v1/ditte'), { what: 'the GET typed on one line' });
+    assert.equal(sent.method, 'GET');
+    assert.match(sent.url, /pagina=1/);
+    assert.equal(sent.headers['user-tenant'], milano.id);
+    await driver.waitFor(VISIBLE_INPUT, { state: 'hidden', timeoutMs: 10_000 });
+    assert.deepEqual(titles, ['Send Request: tenant'], 'only the tenant was asked after the line');
+    // Its tab opens (and takes the focus) before the next request is typed.
+    await waitFor(() => vscode.window.visibleTextEditors.find((editor) => /ditte\?pagina=1/.test(editor.document.lineAt(0).text)), { what: 'the response tab' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+
+    // A POST with a body and a header: both opened in the first step, then asked.
+    before = suite.sandbox.requests.length;
+    const post = Promise.resolve(vscode.commands.executeCommand('tenantApi.sendRequest')) as Promise<Summary | undefined>;
+    await driver.waitFor(TITLE('Send Request: path'), { timeoutMs: 15_000 });
+    await driver.type('POST /api/configurazioni');
+    await driver.click(`${LIST} .monaco-list-row:has-text("Add a JSON body")`);
+    await driver.waitFor(`${LIST} .monaco-list-row:has-text("Add a JSON body") .codicon-check`, { timeoutMs: 10_000 });
+    await driver.click(`${LIST} .monaco-list-row:has-text("Add extra headers")`);
+    await driver.waitFor(`${LIST} .monaco-list-row:has-text("Add extra headers") .codicon-check`, { timeoutMs: 10_000 });
+    await driver.screenshot('send-request-one-line');
+    await driver.press('Enter');
+    await step('Send Request: body', '{"descrizione": "Nuova"}');
+    await step('Send Request: extra headers', 'X-Trace: one-line');
+    assert.equal((await post)?.status, 405);
+    const posted = received(before, '/api/configurazioni');
+    assert.equal(posted?.method, 'POST');
+    assert.deepEqual(JSON.parse(posted?.body ?? 'null'), { descrizione: 'Nuova' });
+    assert.equal(posted?.headers['x-trace'], 'one-line');
+
+    // A bad line is shown as an item of the list.
+    await driver.press('Control+Alt+Shift+R');
     await driver.waitFor(TITLE('Send Request: path'), { timeoutMs: 15_000 });
     await driver.type('nowhere/x');
     await driver.press('Enter');
@@ -231,11 +277,6 @@ describe('Send Request: each problem at its step (signed out, licence key, failu
     await driver.screenshot('send-request-bad-path');
     await driver.press('Escape');
     await driver.waitFor(VISIBLE_INPUT, { state: 'hidden', timeoutMs: 10_000 });
-
-    await driver.press('Control+Alt+Shift+R');
-    await driver.waitFor(TITLE('Send Request: method'), { timeoutMs: 15_000 });
-    assert.match(await driver.text(`${LIST} .monaco-list-row.focused`), /^\s*DELETE/, 'the last method is offered first');
-    await driver.press('Escape');
 
     // In VS Code 1.100's own keymap, no other command has the key.
     await vscode.commands.executeCommand('workbench.action.openDefaultKeybindingsFile');

@@ -102,11 +102,13 @@ describe('workbench UI in the browser', function () {
     };
     const running = vscode.commands.executeCommand('tenantApi.sendRequest') as Thenable<{ status?: number } | undefined>;
     await driver.waitFor(input, { timeoutMs: 10_000 });
-    await step('Send Request: method', 'GET');
-    // The path step suggests the known endpoints; typing filters them, Enter takes the typed path.
+    // The path step suggests the known endpoints; typing filters them. Extra headers are asked only
+    // when opened there (a click ticks the item and leaves the typed request in the box).
     await driver.waitFor('.quick-input-list .monaco-list-row:has-text("/api/configurazioni")', { timeoutMs: 10_000 });
-    await step('Send Request: path', '/api/configurazioni');
-    await step('Send Request: query', 'pagina=1');
+    await driver.type('GET /api/configurazioni?pagina=1');
+    await driver.click('.quick-input-list .monaco-list-row:has-text("Add extra headers")');
+    await driver.waitFor('.quick-input-list .monaco-list-row:has-text("Add extra headers") .codicon-check', { timeoutMs: 10_000 });
+    await step('Send Request: path', '');
     await step('Send Request: extra headers', 'X-Trace: typed');
     const summary = await running;
     assert.equal(summary?.status, 200);
@@ -121,19 +123,12 @@ describe('workbench UI in the browser', function () {
     const before = sandbox.requests.length;
     const title = (text: string) => driver.waitFor(`.quick-input-widget .quick-input-title:has-text("${text}")`, { timeoutMs: 10_000 });
     const running = vscode.commands.executeCommand('tenantApi.sendRequest') as Thenable<{ status?: number } | undefined>;
-    await title('Send Request: method');
-    await driver.type('GET');
-    await driver.press('Enter');
     await title('Send Request: path');
     await driver.type('/efat/api/v1/ditte?dimensionePagina=2');
     await driver.press('Enter');
     await title('Send Request: tenant');
     await driver.waitFor(`.quick-input-list .monaco-list-row:has-text("${torino.descrizioneAmbienteDati}")`, { timeoutMs: 15_000 });
     await driver.type('Torino');
-    await driver.press('Enter');
-    await title('Send Request: query');
-    await driver.press('Enter');
-    await title('Send Request: extra headers');
     await driver.press('Enter');
     const summary = await running;
     assert.equal(summary?.status, 200);
@@ -147,13 +142,10 @@ describe('workbench UI in the browser', function () {
     const before = sandbox.requests.length;
     const title = (text: string) => driver.waitFor(`.quick-input-widget .quick-input-title:has-text("${text}")`, { timeoutMs: 10_000 });
     const running = vscode.commands.executeCommand('tenantApi.sendRequest') as Thenable<{ status?: number; error?: unknown } | undefined>;
-    await title('Send Request: method');
-    await driver.type('POST');
-    await driver.press('Enter');
     await title('Send Request: path');
-    await driver.type('/api/configurazioni');
-    await driver.press('Enter');
-    await title('Send Request: query');
+    await driver.type('POST /api/configurazioni');
+    await driver.click('.quick-input-list .monaco-list-row:has-text("Add a JSON body")');
+    await driver.waitFor('.quick-input-list .monaco-list-row:has-text("Add a JSON body") .codicon-check', { timeoutMs: 10_000 });
     await driver.press('Enter');
     await title('Send Request: body');
     await driver.click('.quick-input-widget .quick-input-titlebar .action-label[aria-label="Write the body in an editor"]');
@@ -163,8 +155,6 @@ describe('workbench UI in the browser', function () {
     );
     await editor.edit((edit) => edit.replace(new vscode.Range(0, 0, editor.document.lineCount, 0), '{\n  "descrizione": "Nuova"\n}\n'));
     await driver.click('.quick-input-widget .quick-input-box input');
-    await driver.press('Enter');
-    await title('Send Request: extra headers');
     await driver.press('Enter');
     const summary = await running;
     // The sandbox serves /api/configurazioni for GET only: it reads the body, then answers 405.

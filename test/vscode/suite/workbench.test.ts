@@ -384,10 +384,12 @@ describe('workbench', function () {
       };
       await step('Licence key for the module', () => driver.type(efat.key));
       await step('Label for this key', async () => undefined);
-      // The organization is picked, not typed: the core key's, offered by name.
-      await step('Which organization holds this licence?', () =>
-        driver.waitFor(`.quick-input-list .monaco-list-row:has-text("${organization}")`, { timeoutMs: 10_000 }),
-      );
+      // Whose licence: the tenant it covers, whose calls the core key's organization already counts.
+      await step('Which of your tenants does this licence cover?', async () => {
+        await driver.waitFor(`.quick-input-list .monaco-list-row:has-text("${milano.descrizioneAmbienteDati}")`, { timeoutMs: 10_000 });
+        await driver.type('Milano');
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      });
       await waitFor(async () => ((await exports.licenceKeys!.get('efat'))?.key === efat.key) || undefined, { what: 'the key typed to be stored' });
       assert.equal((await exports.licenceKeys!.get('efat'))?.organization, organization, 'the efat key shares the core key\'s organization');
       const opened = await waitFor(

@@ -39,8 +39,8 @@ export interface ExtensionExports {
   workbench?: WorkbenchTestApi;
   /** src/api's LicenceKeyStore, so tests can set keys without the masked input box. */
   licenceKeys?: {
-    set(module: string, value: { key: string; label: string; organization: string }): Promise<void>;
-    get(module: string): Promise<{ key: string; label: string; organization: string } | undefined>;
+    set(module: string, value: { key: string; label: string; organization: string; tenantIds?: string[] }): Promise<void>;
+    get(module: string): Promise<{ key: string; label: string; organization: string; tenantIds?: string[] } | undefined>;
     clear(module: string): Promise<void>;
   };
 }
