@@ -6,12 +6,13 @@ import { buildCurlCommand, KEY_VARIABLE, TOKEN_VARIABLE, usesMaskedVariables } f
 import { pickHistoryEntry } from './historyPicker';
 import type { HistoryEntry } from './requestHistory';
 import type { LastRequest } from './requestRunner';
+import { COMMAND } from '../common/commandIds';
 
 /** tenantApi.copyAsCurl: the last request (or one from history) as a cURL command, secrets masked unless asked for. */
 export function registerCurlCommand(context: vscode.ExtensionContext, deps: WorkbenchCommandContext): void {
   const { runner, history } = deps;
 
-  register(context, 'tenantApi.copyAsCurl', async (args?: unknown): Promise<string | undefined> => {
+  register(context, COMMAND.copyAsCurl, async (args?: unknown): Promise<string | undefined> => {
     const options = (args ?? {}) as { includeSecrets?: boolean; index?: number };
     const source =
       typeof options.index === 'number' ? fromHistory(history.entries()[options.index], deps.api) : runner.lastRequest() ?? fromHistory(await pickHistoryEntry(history), deps.api);

@@ -2,8 +2,7 @@ import * as vscode from 'vscode';
 import type { EnvironmentState } from '../settings/activeEnvironment';
 import { ENVIRONMENTS_SETTING } from '../settings/environments';
 import { environmentPickItems } from '../views/environmentPresentation';
-
-export const SWITCH_ENVIRONMENT_COMMAND = 'tenantApi.switchEnvironment';
+import { COMMAND } from '../common/commandIds';
 
 type PickItem = vscode.QuickPickItem & { id?: string };
 
@@ -48,7 +47,7 @@ async function pick(environments: EnvironmentState): Promise<string | undefined>
  */
 export function registerEnvironmentCommands(context: vscode.ExtensionContext, environments: EnvironmentState): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand(SWITCH_ENVIRONMENT_COMMAND, async (args?: unknown): Promise<string> => {
+    vscode.commands.registerCommand(COMMAND.switchEnvironment, async (args?: unknown): Promise<string> => {
       const wanted = requested(args);
       const id = wanted
         ? environments.list().find((environment) => environment.id === wanted.id || environment.name === wanted.name)?.id

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { checkLabel, checkNotTheKey } from '../api/licenceKeyStore';
 import { canonicalOrganization, holderChoices, sameOrganizationName, type HolderChoice } from '../api/licenceHolders';
 import type { LicenceKeyInfo, TenantRecord } from '../api/types';
+import { COMMAND } from '../common/commandIds';
 
 /** What the organization question needs to know of the workbench. */
 export interface HolderPickDeps {
@@ -41,7 +42,7 @@ export async function pickLicenceHolder(deps: HolderPickDeps, module: string, ke
     if (picked.choice) return picked.choice.organization;
     if (picked.action === 'other') return typeOrganization(choices, key);
     // After signing in (or not), the same question again, now with the tenants when there are some.
-    await vscode.commands.executeCommand('tenantApi.signIn');
+    await vscode.commands.executeCommand(COMMAND.signIn);
   }
 }
 

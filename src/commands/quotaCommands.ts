@@ -2,10 +2,11 @@ import * as vscode from 'vscode';
 import { usageRows } from '../views/quotaPresentation';
 import { readQuotaThresholds } from '../settings/editorSettings';
 import { registerCommand as register, type WorkbenchCommandContext } from './commandContext';
+import { COMMAND } from '../common/commandIds';
 
 /** tenantApi.showQuota: the usage of every organization seen, and resuming a stopped one. */
 export function registerQuotaCommands(context: vscode.ExtensionContext, deps: WorkbenchCommandContext): void {
-  register(context, 'tenantApi.showQuota', async () => {
+  register(context, COMMAND.showQuota, async () => {
     const rows = usageRows(deps.api.quota.readings(), {
       now: Date.now(),
       locale: vscode.env.language,
@@ -29,7 +30,7 @@ export function registerQuotaCommands(context: vscode.ExtensionContext, deps: Wo
         vscode.l10n.t('Calls for {0} are stopped after the weekly limit was reached. Resume them?', picked.organization),
         resume,
       );
-      if (answer === resume) await vscode.commands.executeCommand('tenantApi.resumeOrganization', picked.organization);
+      if (answer === resume) await vscode.commands.executeCommand(COMMAND.resumeOrganization, picked.organization);
     }
   });
 }

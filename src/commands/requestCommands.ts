@@ -7,12 +7,13 @@ import { FIX_RESOURCE_COMMAND, type FixResourceArgs } from './requestOutcome';
 import type { RequestSummary } from './requestRunner';
 import type { FlowDeps } from './sendRequestChecks';
 import { askForRequest } from './sendRequestFlow';
+import { COMMAND } from '../common/commandIds';
 
 /** tenantApi.sendRequest, tenantApi.openResource (and the fix of a resource's problem), tenantApi.rerunFromHistory. */
 export function registerRequestCommands(context: vscode.ExtensionContext, deps: WorkbenchCommandContext): void {
   const { runner, history, views } = deps;
 
-  register(context, 'tenantApi.sendRequest', async (args?: unknown): Promise<RequestSummary | undefined> => {
+  register(context, COMMAND.sendRequest, async (args?: unknown): Promise<RequestSummary | undefined> => {
     let request: NormalizedRequest | undefined;
     if (isArgumentObject(args)) {
       try {
@@ -29,7 +30,7 @@ export function registerRequestCommands(context: vscode.ExtensionContext, deps: 
     return request ? runner.run(request) : undefined;
   });
 
-  register(context, 'tenantApi.openResource', async (args?: unknown): Promise<RequestSummary | undefined> => {
+  register(context, COMMAND.openResource, async (args?: unknown): Promise<RequestSummary | undefined> => {
     const target = resourceTarget(args);
     if (!target) {
       void vscode.window.showErrorMessage(vscode.l10n.t('Open a resource from the Tenants view.'));
@@ -43,10 +44,10 @@ export function registerRequestCommands(context: vscode.ExtensionContext, deps: 
     if (!fix?.fix) return;
     await vscode.commands.executeCommand(fix.fix, ...(fix.fixArgs ?? []));
     views.tree.setProblem(fix.tenantId, fix, undefined);
-    return vscode.commands.executeCommand('tenantApi.openResource', { tenantId: fix.tenantId, method: fix.method, path: fix.path });
+    return vscode.commands.executeCommand(COMMAND.openResource, { tenantId: fix.tenantId, method: fix.method, path: fix.path });
   });
 
-  register(context, 'tenantApi.rerunFromHistory', async (args?: unknown): Promise<RequestSummary | undefined> => {
+  register(context, COMMAND.rerunFromHistory, async (args?: unknown): Promise<RequestSummary | undefined> => {
     const entry = typeof (args as { index?: unknown })?.index === 'number'
       ? history.entries()[(args as { index: number }).index]
       : await pickHistoryEntry(history);
@@ -69,9 +70,9 @@ function flowDeps(context: vscode.ExtensionContext, deps: WorkbenchCommandContex
     history: deps.history,
     baseUrl: deps.baseUrl,
     auth: deps.auth,
-    signIn: async () => Boolean(await vscode.commands.executeCommand('tenantApi.signIn')),
+    signIn: async () => Boolean(await vscode.commands.executeCommand(COMMAND.signIn)),
     hasLicenceKey: async (module) => Boolean(await deps.readLicenceKey?.(module).catch(() => undefined)),
-    setLicenceKey: async (module) => (await vscode.commands.executeCommand('tenantApi.setLicenceKey', { module })) === true,
+    setLicenceKey: async (module) => (await vscode.commands.executeCommand(COMMAND.setLicenceKey, { module })) === true,
     modules: () => deps.modules?.() ?? [],
     saveRoute: async (rule) => {
       if (!deps.saveRoute) throw new Error(vscode.l10n.t('routes cannot be saved here'));

@@ -1,21 +1,22 @@
 import * as vscode from 'vscode';
 import type { TenantNode } from '../views/tenantTreeModel';
 import { registerCommand as register, type WorkbenchCommandContext } from './commandContext';
+import { COMMAND, INTERNAL_COMMAND } from '../common/commandIds';
 
 /** tenantApi.refreshTenants, copyTenantId, setActiveTenant, signInToTenant and the tree's "use this account". */
 export function registerTenantCommands(context: vscode.ExtensionContext, deps: WorkbenchCommandContext): void {
   const { views, tenants } = deps;
 
-  register(context, 'tenantApi.refreshTenants', () => tenants.refresh());
+  register(context, COMMAND.refreshTenants, () => tenants.refresh());
 
-  register(context, 'tenantApi.copyTenantId', async (args?: unknown) => {
+  register(context, COMMAND.copyTenantId, async (args?: unknown) => {
     const tenantId = tenantIdOf(args);
     if (!tenantId) return;
     await vscode.env.clipboard.writeText(tenantId);
     void vscode.window.setStatusBarMessage(vscode.l10n.t('Tenant ID copied: {0}', tenantId), 3000);
   });
 
-  register(context, 'tenantApi.setActiveTenant', async (args?: unknown) => {
+  register(context, COMMAND.setActiveTenant, async (args?: unknown) => {
     const tenantId = tenantIdOf(args);
     let tenant = tenantId ? await tenants.byId(tenantId) : undefined;
     if (!tenant) {
@@ -35,12 +36,12 @@ export function registerTenantCommands(context: vscode.ExtensionContext, deps: W
     void vscode.window.setStatusBarMessage(vscode.l10n.t('Active tenant: {0}', tenant.descrizioneAmbienteDati), 3000);
   });
 
-  register(context, 'tenantApi.signInToTenant', (args?: unknown) => {
+  register(context, COMMAND.signInToTenant, (args?: unknown) => {
     const tenantId = tenantIdOf(args);
-    return vscode.commands.executeCommand('tenantApi.signIn', tenantId ? { tenantId } : undefined);
+    return vscode.commands.executeCommand(COMMAND.signIn, tenantId ? { tenantId } : undefined);
   });
 
-  register(context, 'tenantApi.internal.useAccount', (accountId?: unknown) => {
+  register(context, INTERNAL_COMMAND.useAccount, (accountId?: unknown) => {
     if (typeof accountId !== 'string') return;
     deps.auth.setActiveAccount(accountId);
     tenants.refresh();

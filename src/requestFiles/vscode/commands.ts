@@ -8,12 +8,7 @@ import { labelOf, outcomeSelector, responseTitle, summarize, type RequestFileRun
 import { selectorLine, selectorName } from '../../views/responsePresentation';
 import { isRequestDocument, ParsedDocuments, requestDocument } from './documents';
 import { FileResponseTabs, requestContextLines } from './responseTabs';
-
-export const COMMANDS = {
-  send: 'tenantApi.requestFile.send',
-  sendAll: 'tenantApi.requestFile.sendAll',
-  copyAsCurl: 'tenantApi.requestFile.copyAsCurl',
-} as const;
+import { COMMAND } from '../../common/commandIds';
 
 /** What the commands return (for scripts and the in-editor tests). */
 export interface SendResult {
@@ -67,17 +62,17 @@ async function target(uriArg: unknown, indexArg: unknown, parsed: ParsedDocument
 
 export function registerRequestFileCommands(deps: CommandDeps): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand(COMMANDS.send, async (uri?: unknown, index?: unknown) => {
+    vscode.commands.registerCommand(COMMAND.requestFileSend, async (uri?: unknown, index?: unknown) => {
       const found = await target(uri, index, deps.parsed);
       if (!found) return undefined;
       return sendOne(found.document, found.index, deps);
     }),
-    vscode.commands.registerCommand(COMMANDS.sendAll, async (uri?: unknown) => {
+    vscode.commands.registerCommand(COMMAND.requestFileSendAll, async (uri?: unknown) => {
       const found = await target(uri, 0, deps.parsed);
       if (!found) return undefined;
       return sendAll(found.document, deps);
     }),
-    vscode.commands.registerCommand(COMMANDS.copyAsCurl, async (uri?: unknown, index?: unknown) => {
+    vscode.commands.registerCommand(COMMAND.requestFileCopyAsCurl, async (uri?: unknown, index?: unknown) => {
       const found = await target(uri, index, deps.parsed);
       if (!found) return undefined;
       return copyAsCurl(found.document, found.index, deps);

@@ -8,7 +8,7 @@ import { HTTP_METHODS } from '../parser';
 import { labelOf, type RequestFileRunner } from '../runner';
 import { systemVariableHelp } from '../systemVariables';
 import { classifyReference, looksSecret, lookupReference, referencesInLine } from '../variables';
-import { COMMANDS } from './commands';
+import { COMMAND } from '../../common/commandIds';
 import { isRequestDocument, REQUEST_SELECTOR, type ParsedDocuments } from './documents';
 
 
@@ -38,7 +38,7 @@ class RequestCodeLenses implements vscode.CodeLensProvider {
       sendAll: vscode.l10n.t('$(run-all) Send All (Tenant API)'),
       copyAsCurl: vscode.l10n.t('Copy as cURL'),
     };
-    const commands = { send: COMMANDS.send, sendAll: COMMANDS.sendAll, copyAsCurl: COMMANDS.copyAsCurl };
+    const commands = { send: COMMAND.requestFileSend, sendAll: COMMAND.requestFileSendAll, copyAsCurl: COMMAND.requestFileCopyAsCurl };
     const file = this.parsed.get(document);
     const tooltips = {
       send: (label: string) => vscode.l10n.t('Send {0} with Tenant API Workbench', label),

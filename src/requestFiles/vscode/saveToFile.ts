@@ -4,8 +4,7 @@ import type { HistoryEntry } from '../../commands/requestHistory';
 import { RESPONSE_SCHEME } from '../../views/responseDocuments';
 import { parseRequestFile } from '../parser';
 import { appendText, historyEntryForResponse, requestBlock, suggestedName } from '../saveBlock';
-
-export const SAVE_COMMAND = 'tenantApi.requestFile.saveRequest';
+import { COMMAND } from '../../common/commandIds';
 
 export interface SaveDeps {
   history(): HistoryEntry[];
@@ -48,7 +47,7 @@ async function pickFile(): Promise<vscode.Uri | undefined> {
 }
 
 export function registerSaveToFile(deps: SaveDeps): vscode.Disposable {
-  return vscode.commands.registerCommand(SAVE_COMMAND, async (argument?: unknown, target?: unknown) => {
+  return vscode.commands.registerCommand(COMMAND.saveRequest, async (argument?: unknown, target?: unknown) => {
     const entry = await pickEntry(argument, deps);
     if (!entry) return undefined;
     const uri = target instanceof vscode.Uri ? target : typeof target === 'string' ? vscode.Uri.file(target) : await pickFile();

@@ -1,0 +1,52 @@
+/**
+ * Every command id of the extension, in one table: the contributed commands (package.json's
+ * contributes.commands, checked both ways by test/unit/common/commandIds.test.ts), the internal ones
+ * that only the extension runs, and the editor's own that it runs. No `vscode` here, so every layer
+ * (views, request files, commands) names a command through this table.
+ */
+
+/** The commands in package.json's contributes.commands. */
+export const COMMAND = {
+  signIn: 'tenantApi.signIn',
+  signOut: 'tenantApi.signOut',
+  setClientSecret: 'tenantApi.setClientSecret',
+  setLicenceKey: 'tenantApi.setLicenceKey',
+  clearLicenceKey: 'tenantApi.clearLicenceKey',
+  sendRequest: 'tenantApi.sendRequest',
+  rerunFromHistory: 'tenantApi.rerunFromHistory',
+  copyAsCurl: 'tenantApi.copyAsCurl',
+  refreshTenants: 'tenantApi.refreshTenants',
+  openResource: 'tenantApi.openResource',
+  copyTenantId: 'tenantApi.copyTenantId',
+  setActiveTenant: 'tenantApi.setActiveTenant',
+  signInToTenant: 'tenantApi.signInToTenant',
+  showQuota: 'tenantApi.showQuota',
+  resumeOrganization: 'tenantApi.resumeOrganization',
+  showLog: 'tenantApi.showLog',
+  switchEnvironment: 'tenantApi.switchEnvironment',
+  requestFileSend: 'tenantApi.requestFile.send',
+  requestFileSendAll: 'tenantApi.requestFile.sendAll',
+  requestFileCopyAsCurl: 'tenantApi.requestFile.copyAsCurl',
+  saveRequest: 'tenantApi.requestFile.saveRequest',
+} as const;
+
+/** Commands the extension runs itself (tree items, links): registered, never contributed. */
+export const INTERNAL_COMMAND = {
+  /** Runs the fix a resource's problem names, then opens the resource again. */
+  fixResource: 'tenantApi.internal.fixResource',
+  useAccount: 'tenantApi.internal.useAccount',
+  /** Opens the response of one request of a Send All summary. */
+  openResponse: 'tenantApi.internal.openResponse',
+} as const;
+
+/** The editor's own commands the extension runs. */
+export const EDITOR_COMMAND = {
+  openSettings: 'workbench.action.openSettings',
+} as const;
+
+export type CommandId = (typeof COMMAND)[keyof typeof COMMAND];
+export type InternalCommandId = (typeof INTERNAL_COMMAND)[keyof typeof INTERNAL_COMMAND];
+/** Every command the extension registers. */
+export type RegisteredCommandId = CommandId | InternalCommandId;
+
+export const REGISTERED_COMMAND_IDS: readonly RegisteredCommandId[] = [...Object.values(COMMAND), ...Object.values(INTERNAL_COMMAND)];
