@@ -3,10 +3,11 @@ import { createApplicationScheduler, createTenantApi, QuotaTracker } from './api
 import type { ApplicationScheduler } from './api';
 import { recordingOrganizations, TenantDirectory } from './api/tenantDirectory';
 import { registerAuthentication } from './auth/vscode/register';
-import { registerAuthCommands } from './commands/authCommands';
-import { registerEnvironmentCommands } from './commands/environmentCommands';
-import { registerWorkbenchCommands } from './commands';
-import { registerLicenceKeyCommands } from './commands/licenceKeyCommands';
+import { authCommands } from './commands/authCommands';
+import { environmentCommands } from './commands/environmentCommands';
+import { workbenchCommands } from './commands';
+import { licenceKeyCommands } from './commands/licenceKeyCommands';
+import { registerCommands } from './commands/registrar';
 import { protectedCallPrompt } from './commands/protectedCallPrompt';
 import { registerRequestFiles } from './requestFiles/vscode/register';
 import { workbenchTestApi } from './commands/workbenchTestApi';
@@ -54,7 +55,9 @@ export async function activate(context: vscode.ExtensionContext) {
   );
   context.subscriptions.push(schedulers, quotas);
 
-  const views = { tenantsView: new SwitchableTreeView<TreeNode>(TENANTS_VIEW_ID, { showCollapseAll: true }), responses: new ResponseDocuments() };
+  const views = {
+    tenantsView: new SwitchableTreeView<TreeNode>(TENANTS_VIEW_ID, { showCollapseAll: true }), responses: new ResponseDocuments(() => (environments.active().isDefault ? undefined : environments.active().name)),
+  };
   context.subscriptions.push(views.tenantsView, views.responses);
   const shared: SharedParts = { log, schedulers, quotas, views, windows };
 
@@ -62,17 +65,19 @@ export async function activate(context: vscode.ExtensionContext) {
   const scopes = new EnvironmentScopes(context, environments, build, logger, (previous, next) => !sameApplication(previous, next));
   const statusBar = new EnvironmentStatusBar(environments);
   context.subscriptions.push(scopes, statusBar);
-  registerEnvironmentCommands(context, environments);
   // Request files follow the active environment at each use (its client, tenants, settings, variables),
   // so their editors, CodeLens and response tabs stay open across a switch.
   const active = () => scopes.current();
-  registerRequestFiles(context, {
+  const requestFiles = registerRequestFiles(context, {
     api: delegateTo(() => active().apiClient),
     settings: () => active().apiSettings(),
     tenants: { list: () => active().tenants.tenants(), active: () => active().views.activeTenant.get() },
-    history: () => active().commands.history.entries(),
+    history: () => active().commands.history,
+    tabs: views.responses,
     environment: () => environments.active().settings.variables,
   });
+  // Every command, from one place: the active environment's run in its parts at each use.
+  registerCommands(context, { ...environmentCommands(environments), ...requestFiles }, () => active().handlers);
 
   // For the in-editor tests only (development and test runs): nothing secret is exported in production.
   // They follow a switch of environment (a test may keep the object).
@@ -129,9 +134,8 @@ function buildEnvironment(scoped: vscode.ExtensionContext, environment: () => En
   const client = recordingOrganizations(api.client, tenants);
   scoped.subscriptions.push(api, tenants);
 
-  registerAuthCommands(scoped, auth, log);
   const views = registerViews(scoped, { auth, api: client, tenants, logger: auth.logger, licenceKeys: api.licenceKeys, shared });
-  registerLicenceKeyCommands(scoped, {
+  const keyCommands = licenceKeyCommands({
     licenceKeys: api.licenceKeys,
     modules: () => api.client.modules(),
     prefixesOf: (module) => api.client.routeTable().prefixesOf(module),
@@ -144,7 +148,7 @@ function buildEnvironment(scoped: vscode.ExtensionContext, environment: () => En
       activeTenantId: () => views.activeTenant.get()?.id,
     },
   });
-  const commands = registerWorkbenchCommands(scoped, {
+  const commands = workbenchCommands(scoped, {
     auth,
     api: client,
     tenants,
@@ -156,7 +160,8 @@ function buildEnvironment(scoped: vscode.ExtensionContext, environment: () => En
     logger: auth.logger,
   });
   const workbench = workbenchTestApi(views, commands);
-  return { auth, licenceKeys: api.licenceKeys, client: api.client, apiClient: client, apiSettings, tenants, views, commands, workbench };
+  const handlers = { ...authCommands(auth, log), ...keyCommands, ...commands.handlers };
+  return { auth, licenceKeys: api.licenceKeys, client: api.client, apiClient: client, apiSettings, tenants, views, commands, handlers, workbench };
 }
 
 export function deactivate(): void {}

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { EnvironmentState } from '../settings/activeEnvironment';
 import { ENVIRONMENTS_SETTING } from '../settings/environments';
 import { environmentPickItems } from '../views/environmentPresentation';
-import { COMMAND } from '../common/commandIds';
+import { COMMAND, type CommandHandlers } from '../common/commandIds';
 
 type PickItem = vscode.QuickPickItem & { id?: string };
 
@@ -45,9 +45,9 @@ async function pick(environments: EnvironmentState): Promise<string | undefined>
  * tenantApi.switchEnvironment: a quick pick of the environments (from the palette, the status bar
  * and the Tenants view's title). Returns the active environment's name afterwards.
  */
-export function registerEnvironmentCommands(context: vscode.ExtensionContext, environments: EnvironmentState): void {
-  context.subscriptions.push(
-    vscode.commands.registerCommand(COMMAND.switchEnvironment, async (args?: unknown): Promise<string> => {
+export function environmentCommands(environments: EnvironmentState): CommandHandlers {
+  return {
+    [COMMAND.switchEnvironment]: async (args?: unknown): Promise<string> => {
       const wanted = requested(args);
       const id = wanted
         ? environments.list().find((environment) => environment.id === wanted.id || environment.name === wanted.name)?.id
@@ -57,6 +57,6 @@ export function registerEnvironmentCommands(context: vscode.ExtensionContext, en
       }
       if (id !== undefined) await environments.switchTo(id);
       return environments.active().name;
-    }),
-  );
+    },
+  };
 }

@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
 import { usageRows } from '../views/quotaPresentation';
 import { readQuotaThresholds } from '../settings/editorSettings';
-import { registerCommand as register, type WorkbenchCommandContext } from './commandContext';
-import { COMMAND } from '../common/commandIds';
+import { handle, type WorkbenchCommandContext } from './commandContext';
+import { COMMAND, type CommandHandlers } from '../common/commandIds';
 
 /** tenantApi.showQuota: the usage of every organization seen, and resuming a stopped one. */
-export function registerQuotaCommands(context: vscode.ExtensionContext, deps: WorkbenchCommandContext): void {
-  register(context, COMMAND.showQuota, async () => {
+export function quotaCommands(deps: WorkbenchCommandContext): CommandHandlers {
+  const handlers: CommandHandlers = {};
+  handle(handlers, COMMAND.showQuota, async () => {
     const rows = usageRows(deps.api.quota.readings(), {
       now: Date.now(),
       locale: vscode.env.language,
@@ -33,4 +34,5 @@ export function registerQuotaCommands(context: vscode.ExtensionContext, deps: Wo
       if (answer === resume) await vscode.commands.executeCommand(COMMAND.resumeOrganization, picked.organization);
     }
   });
+  return handlers;
 }

@@ -50,3 +50,22 @@ export type InternalCommandId = (typeof INTERNAL_COMMAND)[keyof typeof INTERNAL_
 export type RegisteredCommandId = CommandId | InternalCommandId;
 
 export const REGISTERED_COMMAND_IDS: readonly RegisteredCommandId[] = [...Object.values(COMMAND), ...Object.values(INTERNAL_COMMAND)];
+
+/** What runs a command (the arguments are whatever its caller passes). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type CommandHandler = (...args: any[]) => unknown;
+
+/** A group's commands: the registrar (src/commands/registrar.ts) registers them, once, from one place. */
+export type CommandHandlers = Partial<Record<RegisteredCommandId, CommandHandler>>;
+
+/** Ids without a handler, or with one in both groups. */
+export function commandTableProblems(global: CommandHandlers, active: CommandHandlers): string[] {
+  const problems: string[] = [];
+  for (const id of REGISTERED_COMMAND_IDS) {
+    if (global[id] && active[id]) problems.push(`${id} is handled twice`);
+    if (!global[id] && !active[id]) problems.push(`${id} has no handler`);
+  }
+  const known = new Set<string>(REGISTERED_COMMAND_IDS);
+  for (const id of [...Object.keys(global), ...Object.keys(active)]) if (!known.has(id)) problems.push(`${id} is not in the table`);
+  return problems;
+}

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { COMMAND, INTERNAL_COMMAND, REGISTERED_COMMAND_IDS } from '../../../src/common/commandIds';
+import { COMMAND, commandTableProblems, INTERNAL_COMMAND, REGISTERED_COMMAND_IDS } from '../../../src/common/commandIds';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 
@@ -44,5 +44,27 @@ describe('the table of command ids (src/common/commandIds.ts)', () => {
       }
     }
     assert.deepEqual(found, []);
+  });
+});
+
+describe('the registrar (src/commands/registrar.ts)', () => {
+  const all = (ids: readonly string[]) => Object.fromEntries(ids.map((id) => [id, () => undefined]));
+
+  it('accepts handlers that cover the table once, in either group', () => {
+    const ids = [...REGISTERED_COMMAND_IDS];
+    assert.deepEqual(commandTableProblems(all(ids.slice(0, 5)), all(ids.slice(5))), []);
+  });
+
+  it('names an id without a handler, one handled twice, and one outside the table', () => {
+    const ids = [...REGISTERED_COMMAND_IDS];
+    const problems = commandTableProblems({ ...all(ids.slice(0, 5)), ...all(['tenantApi.nothing']) }, all(ids.slice(4, -1)));
+    assert.deepEqual(problems, [`${ids[4]} is handled twice`, `${ids[ids.length - 1]} has no handler`, 'tenantApi.nothing is not in the table']);
+  });
+
+  it('is the only file of src/ that registers a command', () => {
+    const found = sourceFiles(path.join(repoRoot, 'src'))
+      .filter((file) => fs.readFileSync(file, 'utf8').includes('commands.registerCommand('))
+      .map((file) => path.relative(repoRoot, file));
+    assert.deepEqual(found, [path.join('src', 'commands', 'registrar.ts')]);
   });
 });

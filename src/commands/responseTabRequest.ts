@@ -1,0 +1,28 @@
+import * as vscode from 'vscode';
+import { COMMAND } from '../common/commandIds';
+import { historyEntryForResponse } from '../requestFiles/saveBlock';
+import { RESPONSE_SCHEME, type ResponseDocuments } from '../views/responseDocuments';
+import type { HistoryEntry } from './requestHistory';
+
+/**
+ * The request a response tab shows, for the tab's actions (Re-run, Copy as cURL): a request file's
+ * request (the file and its index), else the history entry of the tab's first line (`// GET url`).
+ * Undefined when `argument` is not one of our tabs (the command was run from the palette).
+ */
+export async function responseTabRequest(
+  argument: unknown,
+  responses: Pick<ResponseDocuments, 'originOf'>,
+  entries: readonly HistoryEntry[],
+): Promise<{ file: vscode.Uri; index: number } | { entry: HistoryEntry; index: number } | undefined> {
+  if (!(argument instanceof vscode.Uri) || argument.scheme !== RESPONSE_SCHEME) return undefined;
+  const origin = responses.originOf(argument);
+  if (origin) return { file: vscode.Uri.parse(origin.file), index: origin.index };
+  const document = await vscode.workspace.openTextDocument(argument);
+  const entry = historyEntryForResponse(document.lineAt(0).text, entries);
+  return entry ? { entry, index: entries.indexOf(entry) } : undefined;
+}
+
+/** Runs a request file's command (send, copy as cURL) on the request a tab came from. */
+export function runFileCommand(command: typeof COMMAND.requestFileSend | typeof COMMAND.requestFileCopyAsCurl, file: vscode.Uri, index: number): Thenable<unknown> {
+  return vscode.commands.executeCommand(command, file, index);
+}
