@@ -1,14 +1,9 @@
 import * as vscode from 'vscode';
 import { formatResponse, type ResponseFormatOptions, type ResponseLike } from './responseFormat';
+import { KEPT_RESPONSES, RecentlyKept } from './recentlyKept';
 import { tabTitle } from './responsePresentation';
 
 export const RESPONSE_SCHEME = 'tenant-api-response';
-
-/**
- * How many documents (responses and Send All summaries) stay available to reopen; older ones are
- * dropped (their tabs show a notice). Enough for the links of a Send All summary of 50 requests.
- */
-export const KEPT_RESPONSES = 50;
 
 /** Where a response tab's request came from, so the tab's actions (Re-run, Copy as cURL) act on it. */
 export interface ResponseOrigin {
@@ -61,7 +56,7 @@ interface Kept {
  * and gets the same editor actions (its scheme is the menus' `resourceScheme`).
  */
 export class ResponseDocuments implements vscode.TextDocumentContentProvider, vscode.DocumentLinkProvider, vscode.Disposable {
-  private readonly kept = new Map<string, Kept>();
+  private readonly kept = new RecentlyKept<Kept>(KEPT_RESPONSES);
   /** The tab of each key. */
   private readonly byKey = new Map<string, vscode.Uri>();
   private readonly changes = new vscode.EventEmitter<vscode.Uri>();
@@ -164,11 +159,7 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
   }
 
   private remember(uri: vscode.Uri, kept: Kept): void {
-    const key = uri.toString();
-    // Re-inserted, so the oldest is the one sent longest ago.
-    this.kept.delete(key);
-    this.kept.set(key, kept);
-    while (this.kept.size > KEPT_RESPONSES) this.kept.delete(this.kept.keys().next().value as string);
+    this.kept.set(uri.toString(), kept);
     this.changes.fire(uri);
   }
 

@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Sandbox } from '../../sandbox';
+import { driver } from './helpers/driver';
 import {
   configure,
   endWorkbenchSuite,
@@ -98,6 +99,17 @@ describe('response tabs', function () {
     assert.equal(responseTabs().length, 2, responseTabs().join(' | '));
     const usage = (text: string) => /Service-Limit-Info: api-usage=(\d+)\//.exec(text)?.[1];
     assert.notEqual(usage(textOf(again)), usage(before), 'the tab shows the second response');
+  });
+
+  it('Re-run in a response tab\'s title bar sends that tab\'s request again, without asking which', async () => {
+    const milano = await ditte('RC-MI');
+    await ditte('RC-TO');
+    await vscode.window.showTextDocument(vscode.Uri.parse(milano.document!), { preview: false });
+    const before = sandbox.requests.length;
+    await driver.click('.editor-group-container.active .editor-actions .action-label.codicon-history', { timeoutMs: 10_000 });
+    const sent = await waitFor(() => sandbox.requests.slice(before).find((request) => request.path === '/efat/api/v1/ditte'), { what: 'the re-run' });
+    assert.equal(sent.headers['user-tenant'], tenant('RC-MI').id, 'the tab\'s request, not the last one sent');
+    assert.equal(await driver.count('.quick-input-widget:not([style*="display: none"]) .quick-input-list .monaco-list-row'), 0, 'no history picker');
   });
 
   it('shows every response in one tab when tenantApi.responses.tabPerRequest is off', async () => {
