@@ -56,7 +56,9 @@ export async function activate(context: vscode.ExtensionContext) {
   context.subscriptions.push(schedulers, quotas);
 
   const views = {
-    tenantsView: new SwitchableTreeView<TreeNode>(TENANTS_VIEW_ID, { showCollapseAll: true }), responses: new ResponseDocuments(() => (environments.active().isDefault ? undefined : environments.active().name)),
+    tenantsView: new SwitchableTreeView<TreeNode>(TENANTS_VIEW_ID, { showCollapseAll: true }),
+    // Response tabs name the environment when it is not the default.
+    responses: new ResponseDocuments(() => (environments.active().isDefault ? undefined : environments.active().name)),
   };
   context.subscriptions.push(views.tenantsView, views.responses);
   const shared: SharedParts = { log, schedulers, quotas, views, windows };

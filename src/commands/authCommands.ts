@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Authentication } from '../auth/vscode/register';
 import { SignInCancelledError } from '../auth/oauthErrors';
 import type { AccountInfo, SignInOptions } from '../auth/types';
-import { COMMAND, type CommandHandlers } from '../common/commandIds';
+import { COMMAND, type CommandHandlers, EDITOR_COMMAND } from '../common/commandIds';
 
 /** Argument of tenantApi.signIn (the tree's "sign in to this tenant" passes { tenantId }). */
 function signInOptions(argument: unknown): SignInOptions {
@@ -53,7 +53,7 @@ export function authCommands(auth: Authentication, log: vscode.LogOutputChannel)
         const openSettings = vscode.l10n.t('Open Settings');
         void vscode.window.showErrorMessage(error instanceof Error ? error.message : String(error), openSettings, showLog).then((answer) => {
           if (answer === showLog) log.show();
-          if (answer === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', 'tenantApi');
+          if (answer === openSettings) void vscode.commands.executeCommand(EDITOR_COMMAND.openSettings, 'tenantApi');
         });
         return undefined;
       }

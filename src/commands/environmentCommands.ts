@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { EnvironmentState } from '../settings/activeEnvironment';
 import { ENVIRONMENTS_SETTING } from '../settings/environments';
 import { environmentPickItems } from '../views/environmentPresentation';
-import { COMMAND, type CommandHandlers } from '../common/commandIds';
+import { COMMAND, type CommandHandlers, EDITOR_COMMAND } from '../common/commandIds';
 
 type PickItem = vscode.QuickPickItem & { id?: string };
 
@@ -35,7 +35,7 @@ async function pick(environments: EnvironmentState): Promise<string | undefined>
   });
   if (!choice) return undefined;
   if (choice.id === undefined) {
-    await vscode.commands.executeCommand('workbench.action.openSettings', ENVIRONMENTS_SETTING);
+    await vscode.commands.executeCommand(EDITOR_COMMAND.openSettings, ENVIRONMENTS_SETTING);
     return undefined;
   }
   return choice.id;

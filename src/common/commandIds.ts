@@ -42,6 +42,9 @@ export const INTERNAL_COMMAND = {
 /** The editor's own commands the extension runs. */
 export const EDITOR_COMMAND = {
   openSettings: 'workbench.action.openSettings',
+  setContext: 'setContext',
+  markWalkthroughStepComplete: 'welcome.markStepComplete',
+  revertAndCloseActiveEditor: 'workbench.action.revertAndCloseActiveEditor',
 } as const;
 
 export type CommandId = (typeof COMMAND)[keyof typeof COMMAND];

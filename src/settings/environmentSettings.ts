@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../common/logger';
 import { EnvironmentState } from './activeEnvironment';
 import { ENVIRONMENTS_SETTING, parseEnvironments, type EnvironmentList, type EnvironmentSettings } from './environments';
+import { EDITOR_COMMAND } from '../common/commandIds';
 
 const DEFAULT_CLIENT_ID = 'tenant-api-workbench';
 const DEFAULT_SCOPES = ['openid', 'profile', 'offline_access', 'api'];
@@ -32,7 +33,7 @@ export function readEnvironmentList(): EnvironmentList {
 async function offerSettings(message: string): Promise<void> {
   const open = vscode.l10n.t('Open Settings');
   if ((await vscode.window.showWarningMessage(message, open)) === open) {
-    await vscode.commands.executeCommand('workbench.action.openSettings', ENVIRONMENTS_SETTING);
+    await vscode.commands.executeCommand(EDITOR_COMMAND.openSettings, ENVIRONMENTS_SETTING);
   }
 }
 
