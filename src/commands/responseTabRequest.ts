@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { COMMAND } from '../common/commandIds';
+import { parseRequestFile } from '../requestFiles/parser';
 import { historyEntryForResponse } from '../requestFiles/saveBlock';
 import { RESPONSE_SCHEME, type ResponseDocuments } from '../views/responseDocuments';
 import type { HistoryEntry } from './requestHistory';
@@ -16,7 +17,12 @@ export async function responseTabRequest(
 ): Promise<{ file: vscode.Uri; index: number } | { entry: HistoryEntry; index: number } | undefined> {
   if (!(argument instanceof vscode.Uri) || argument.scheme !== RESPONSE_SCHEME) return undefined;
   const origin = responses.originOf(argument);
-  if (origin) return { file: vscode.Uri.parse(origin.file), index: origin.index };
+  if (origin) {
+    const file = vscode.Uri.parse(origin.file);
+    // A named request is found by its name, wherever edits to the file moved it.
+    const named = origin.name ? parseRequestFile((await vscode.workspace.openTextDocument(file)).getText()).requests.find((request) => request.name === origin.name) : undefined;
+    return { file, index: named?.index ?? origin.index };
+  }
   const document = await vscode.workspace.openTextDocument(argument);
   const entry = historyEntryForResponse(document.lineAt(0).text, entries);
   return entry ? { entry, index: entries.indexOf(entry) } : undefined;
