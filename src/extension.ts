@@ -4,12 +4,14 @@ import type { ApplicationScheduler } from './api';
 import { recordingOrganizations, TenantDirectory } from './api/tenantDirectory';
 import { tenantResolver } from './api/tenantResolver';
 import { registerAuthentication } from './auth/vscode/register';
-import { registerAuthCommands } from './commands/authCommands';
-import { registerEnvironmentCommands } from './commands/environmentCommands';
-import { registerWorkbenchCommands } from './commands';
-import { registerLicenceKeyCommands } from './commands/licenceKeyCommands';
+import { authCommands } from './commands/authCommands';
+import { environmentCommands } from './commands/environmentCommands';
+import { workbenchCommands } from './commands';
+import { licenceKeyCommands } from './commands/licenceKeyCommands';
+import { registerCommands } from './commands/registrar';
 import { protectedCallPrompt } from './commands/protectedCallPrompt';
 import { registerRequestFiles } from './requestFiles/vscode/register';
+import { wholeResponses } from './views/wholeResponses';
 import { workbenchTestApi } from './commands/workbenchTestApi';
 import { activationExports } from './common/activationExports';
 import { delegateTo } from './common/delegate';
@@ -55,7 +57,11 @@ export async function activate(context: vscode.ExtensionContext) {
   );
   context.subscriptions.push(schedulers, quotas);
 
-  const views = { tenantsView: new SwitchableTreeView<TreeNode>(TENANTS_VIEW_ID, { showCollapseAll: true }), responses: new ResponseDocuments() };
+  const views = {
+    tenantsView: new SwitchableTreeView<TreeNode>(TENANTS_VIEW_ID, { showCollapseAll: true }),
+    // Response tabs name the environment when it is not the default.
+    responses: new ResponseDocuments(() => (environments.active().isDefault ? undefined : environments.active().name)),
+  };
   context.subscriptions.push(views.tenantsView, views.responses);
   const shared: SharedParts = { log, schedulers, quotas, views, windows };
 
@@ -63,19 +69,21 @@ export async function activate(context: vscode.ExtensionContext) {
   const scopes = new EnvironmentScopes(context, environments, build, logger, (previous, next) => !sameApplication(previous, next));
   const statusBar = new EnvironmentStatusBar(environments);
   context.subscriptions.push(scopes, statusBar);
-  registerEnvironmentCommands(context, environments);
   // Request files follow the active environment at each use (its client, tenants, settings, variables),
   // so their editors, CodeLens and response tabs stay open across a switch.
   const active = () => scopes.current();
-  registerRequestFiles(context, {
+  const requestFiles = registerRequestFiles(context, {
     api: delegateTo(() => active().apiClient),
     settings: () => active().apiSettings(),
     tenants: delegateTo(() => active().resolver),
-    history: () => active().commands.history.entries(),
+    history: () => active().commands.history,
+    tabs: views.responses,
     environment: () => environments.active().settings.variables,
     saveRoute: (rule) => saveRouteRule(environments.active(), rule),
     modules: () => active().client.modules(),
   });
+  // Every command, from one place: the active environment's run in its parts at each use.
+  registerCommands(context, { ...environmentCommands(environments), ...requestFiles, ...wholeResponses.commands() }, () => active().handlers);
 
   // For the in-editor tests only (development and test runs): nothing secret is exported in production.
   // They follow a switch of environment (a test may keep the object).
@@ -132,10 +140,9 @@ function buildEnvironment(scoped: vscode.ExtensionContext, environment: () => En
   const client = recordingOrganizations(api.client, tenants);
   scoped.subscriptions.push(api, tenants);
 
-  registerAuthCommands(scoped, auth, log);
   const views = registerViews(scoped, { auth, api: client, tenants, logger: auth.logger, licenceKeys: api.licenceKeys, shared });
   const resolver = tenantResolver(tenants, views.activeTenant);
-  registerLicenceKeyCommands(scoped, {
+  const keyCommands = licenceKeyCommands({
     licenceKeys: api.licenceKeys,
     modules: () => api.client.modules(),
     prefixesOf: (module) => api.client.routeTable().prefixesOf(module),
@@ -148,7 +155,7 @@ function buildEnvironment(scoped: vscode.ExtensionContext, environment: () => En
       activeTenantId: () => views.activeTenant.get()?.id,
     },
   });
-  const commands = registerWorkbenchCommands(scoped, {
+  const commands = workbenchCommands(scoped, {
     auth,
     api: client,
     tenants,
@@ -161,7 +168,8 @@ function buildEnvironment(scoped: vscode.ExtensionContext, environment: () => En
     logger: auth.logger,
   });
   const workbench = workbenchTestApi(views, commands);
-  return { auth, licenceKeys: api.licenceKeys, client: api.client, apiClient: client, apiSettings, tenants, resolver, views, commands, workbench };
+  const handlers = { ...authCommands(auth, log), ...keyCommands, ...commands.handlers };
+  return { auth, licenceKeys: api.licenceKeys, client: api.client, apiClient: client, apiSettings, tenants, resolver, views, commands, handlers, workbench };
 }
 
 export function deactivate(): void {}

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Authentication } from '../auth/vscode/register';
 import { SignInCancelledError } from '../auth/oauthErrors';
 import type { AccountInfo, SignInOptions } from '../auth/types';
+import { COMMAND, type CommandHandlers, EDITOR_COMMAND } from '../common/commandIds';
 
 /** Argument of tenantApi.signIn (the tree's "sign in to this tenant" passes { tenantId }). */
 function signInOptions(argument: unknown): SignInOptions {
@@ -29,9 +30,9 @@ async function pickAccount(accounts: AccountInfo[], activeId: string | undefined
 }
 
 /** tenantApi.signIn, tenantApi.signOut, tenantApi.setClientSecret, tenantApi.showLog. */
-export function registerAuthCommands(context: vscode.ExtensionContext, auth: Authentication, log: vscode.LogOutputChannel): void {
-  context.subscriptions.push(
-    vscode.commands.registerCommand('tenantApi.signIn', async (argument?: unknown): Promise<AccountInfo | undefined> => {
+export function authCommands(auth: Authentication, log: vscode.LogOutputChannel): CommandHandlers {
+  return {
+    [COMMAND.signIn]: async (argument?: unknown): Promise<AccountInfo | undefined> => {
       const options = signInOptions(argument);
       // Signing in while an account is signed in means "another account", and after a sign-out the
       // browser may still be signed in as the user who left: show the login form in both cases.
@@ -52,13 +53,13 @@ export function registerAuthCommands(context: vscode.ExtensionContext, auth: Aut
         const openSettings = vscode.l10n.t('Open Settings');
         void vscode.window.showErrorMessage(error instanceof Error ? error.message : String(error), openSettings, showLog).then((answer) => {
           if (answer === showLog) log.show();
-          if (answer === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', 'tenantApi');
+          if (answer === openSettings) void vscode.commands.executeCommand(EDITOR_COMMAND.openSettings, 'tenantApi');
         });
         return undefined;
       }
-    }),
+    },
 
-    vscode.commands.registerCommand('tenantApi.signOut', async (argument?: unknown) => {
+    [COMMAND.signOut]: async (argument?: unknown) => {
       const accounts = await auth.getAccounts();
       if (accounts.length === 0) {
         void vscode.window.showInformationMessage(vscode.l10n.t('You are not signed in to Tenant API.'));
@@ -71,9 +72,9 @@ export function registerAuthCommands(context: vscode.ExtensionContext, auth: Aut
       if (!account) return;
       await auth.signOut(account.id);
       void vscode.window.showInformationMessage(vscode.l10n.t('Signed out {0} from Tenant API.', account.label));
-    }),
+    },
 
-    vscode.commands.registerCommand('tenantApi.setClientSecret', async () => {
+    [COMMAND.setClientSecret]: async () => {
       const value = await vscode.window.showInputBox({
         title: vscode.l10n.t('Tenant API client secret'),
         prompt: vscode.l10n.t('Only needed when the registered client has a secret. It is kept in the editor\'s secret storage. Leave empty to remove it.'),
@@ -85,8 +86,8 @@ export function registerAuthCommands(context: vscode.ExtensionContext, auth: Aut
       void vscode.window.showInformationMessage(value.trim()
         ? vscode.l10n.t('The client secret was saved in secret storage.')
         : vscode.l10n.t('The client secret was removed.'));
-    }),
+    },
 
-    vscode.commands.registerCommand('tenantApi.showLog', () => log.show()),
-  );
+    [COMMAND.showLog]: () => log.show(),
+  };
 }

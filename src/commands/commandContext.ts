@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import type { CommandHandler, CommandHandlers, RegisteredCommandId } from '../common/commandIds';
 import type { TenantDirectory } from '../api/tenantDirectory';
 import type { TenantResolver } from '../api/tenantResolver';
 import type { RouteRule, TenantApi } from '../api/types';
@@ -29,7 +29,7 @@ export interface WorkbenchCommandContext {
   saveRoute?: (rule: RouteRule) => Promise<void>;
 }
 
-/** Registers a command for the extension's lifetime. Registration does no work. */
-export function registerCommand(context: vscode.ExtensionContext, id: string, run: (...args: unknown[]) => unknown): void {
-  context.subscriptions.push(vscode.commands.registerCommand(id, run));
+/** Puts a command's handler in its group's table; the registrar (registrar.ts) registers every table from one place. */
+export function handle(handlers: CommandHandlers, id: RegisteredCommandId, run: CommandHandler): void {
+  handlers[id] = run;
 }

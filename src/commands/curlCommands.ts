@@ -1,20 +1,29 @@
 import * as vscode from 'vscode';
 import { clientHeaders } from '../api/requestHeaders';
 import type { TenantApi } from '../api/types';
-import { registerCommand as register, type WorkbenchCommandContext } from './commandContext';
+import { handle, type WorkbenchCommandContext } from './commandContext';
 import { buildCurlCommand, KEY_VARIABLE, TOKEN_VARIABLE, usesMaskedVariables } from '../engine/curlCommand';
 import { pickHistoryEntry } from './historyPicker';
 import type { HistoryEntry } from './requestHistory';
 import type { LastRequest } from './requestRunner';
+import { responseTabRequest, runFileCommand } from './responseTabRequest';
+import { COMMAND, type CommandHandlers } from '../common/commandIds';
 
 /** tenantApi.copyAsCurl: the last request (or one from history) as a cURL command, secrets masked unless asked for. */
-export function registerCurlCommand(context: vscode.ExtensionContext, deps: WorkbenchCommandContext): void {
+export function curlCommands(deps: WorkbenchCommandContext): CommandHandlers {
+  const handlers: CommandHandlers = {};
   const { runner, history } = deps;
 
-  register(context, 'tenantApi.copyAsCurl', async (args?: unknown): Promise<string | undefined> => {
-    const options = (args ?? {}) as { includeSecrets?: boolean; index?: number };
-    const source =
-      typeof options.index === 'number' ? fromHistory(history.entries()[options.index], deps.api) : runner.lastRequest() ?? fromHistory(await pickHistoryEntry(history), deps.api);
+  handle(handlers, COMMAND.copyAsCurl, async (args?: unknown): Promise<string | undefined> => {
+    // From a response tab's title bar: that tab's request; else the one asked for, the last one, or one from the history.
+    const tab = await responseTabRequest(args, deps.views.responses, history.entries());
+    if (tab && 'file' in tab) return (await runFileCommand(COMMAND.requestFileCopyAsCurl, tab.file, tab.index)) as string | undefined;
+    const options = (tab ? {} : (args ?? {})) as { includeSecrets?: boolean; index?: number };
+    const source = tab
+      ? fromHistory(tab.entry, deps.api)
+      : typeof options.index === 'number'
+        ? fromHistory(history.entries()[options.index], deps.api)
+        : (runner.lastRequest() ?? fromHistory(await pickHistoryEntry(history), deps.api));
     if (!source) {
       void vscode.window.showInformationMessage(vscode.l10n.t('Send a request first: there is nothing to copy yet.'));
       return undefined;
@@ -61,7 +70,7 @@ export function registerCurlCommand(context: vscode.ExtensionContext, deps: Work
     );
     return options.includeSecrets === undefined ? undefined : command;
   });
-
+  return handlers;
 }
 
 /** A history entry as a cURL source; the headers the client adds come from the header policy. */

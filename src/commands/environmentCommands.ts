@@ -2,8 +2,7 @@ import * as vscode from 'vscode';
 import type { EnvironmentState } from '../settings/activeEnvironment';
 import { ENVIRONMENTS_SETTING } from '../settings/environments';
 import { environmentPickItems } from '../views/environmentPresentation';
-
-export const SWITCH_ENVIRONMENT_COMMAND = 'tenantApi.switchEnvironment';
+import { COMMAND, type CommandHandlers, EDITOR_COMMAND } from '../common/commandIds';
 
 type PickItem = vscode.QuickPickItem & { id?: string };
 
@@ -36,7 +35,7 @@ async function pick(environments: EnvironmentState): Promise<string | undefined>
   });
   if (!choice) return undefined;
   if (choice.id === undefined) {
-    await vscode.commands.executeCommand('workbench.action.openSettings', ENVIRONMENTS_SETTING);
+    await vscode.commands.executeCommand(EDITOR_COMMAND.openSettings, ENVIRONMENTS_SETTING);
     return undefined;
   }
   return choice.id;
@@ -46,9 +45,9 @@ async function pick(environments: EnvironmentState): Promise<string | undefined>
  * tenantApi.switchEnvironment: a quick pick of the environments (from the palette, the status bar
  * and the Tenants view's title). Returns the active environment's name afterwards.
  */
-export function registerEnvironmentCommands(context: vscode.ExtensionContext, environments: EnvironmentState): void {
-  context.subscriptions.push(
-    vscode.commands.registerCommand(SWITCH_ENVIRONMENT_COMMAND, async (args?: unknown): Promise<string> => {
+export function environmentCommands(environments: EnvironmentState): CommandHandlers {
+  return {
+    [COMMAND.switchEnvironment]: async (args?: unknown): Promise<string> => {
       const wanted = requested(args);
       const id = wanted
         ? environments.list().find((environment) => environment.id === wanted.id || environment.name === wanted.name)?.id
@@ -58,6 +57,6 @@ export function registerEnvironmentCommands(context: vscode.ExtensionContext, en
       }
       if (id !== undefined) await environments.switchTo(id);
       return environments.active().name;
-    }),
-  );
+    },
+  };
 }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { formatQuery, type HistoryEntry, type RequestHistory } from './requestHistory';
+import { COMMAND } from '../common/commandIds';
 
 /** The history as a quick pick: pick one to re-run, copy one as cURL from its button, or clear them all. */
 export async function pickHistoryEntry(history: RequestHistory): Promise<HistoryEntry | undefined> {
@@ -28,7 +29,7 @@ export async function pickHistoryEntry(history: RequestHistory): Promise<History
   const picked = await new Promise<Item | undefined>((resolve) => {
     quickPick.onDidTriggerItemButton((event) => {
       // Copy without leaving the list; the command asks whether to include the token and key.
-      void vscode.commands.executeCommand('tenantApi.copyAsCurl', { index: event.item.index });
+      void vscode.commands.executeCommand(COMMAND.copyAsCurl, { index: event.item.index });
     });
     quickPick.onDidAccept(() => resolve(quickPick.selectedItems[0]));
     quickPick.onDidHide(() => resolve(undefined));

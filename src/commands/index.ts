@@ -1,35 +1,41 @@
 import type * as vscode from 'vscode';
+import type { CommandHandlers } from '../common/commandIds';
 import { silentLogger, type Logger } from '../common/logger';
 import type { WorkbenchCommandContext } from './commandContext';
-import { registerCurlCommand } from './curlCommands';
-import { registerQuotaCommands } from './quotaCommands';
+import { curlCommands } from './curlCommands';
+import { quotaCommands } from './quotaCommands';
 import { RequestHistory } from './requestHistory';
-import { registerRequestCommands } from './requestCommands';
+import { requestCommands } from './requestCommands';
 import { RequestInputError } from './requestInput';
 import { RequestRunner } from './requestRunner';
-import { registerTenantCommands } from './tenantCommands';
+import { tenantCommands } from './tenantCommands';
 
 export type WorkbenchCommandDeps = Omit<WorkbenchCommandContext, 'history' | 'runner'> & { logger?: Logger };
 
 export interface WorkbenchCommands {
   runner: RequestRunner;
   history: RequestHistory;
+  /** Their handlers, for the registrar (registrar.ts). */
+  handlers: CommandHandlers;
 }
 
 /**
  * Workbench commands: sendRequest, rerunFromHistory, copyAsCurl, refreshTenants, openResource,
- * copyTenantId, setActiveTenant, signInToTenant, showQuota. Registration does no work.
+ * copyTenantId, setActiveTenant, signInToTenant, showQuota: their handlers, which the registrar
+ * registers. Building them does no work.
  */
-export function registerWorkbenchCommands(context: vscode.ExtensionContext, deps: WorkbenchCommandDeps): WorkbenchCommands {
+export function workbenchCommands(context: vscode.ExtensionContext, deps: WorkbenchCommandDeps): WorkbenchCommands {
   const logger = deps.logger ?? silentLogger;
   const history = new RequestHistory(context.globalState);
   const runner = new RequestRunner(deps.api, deps.resolver, deps.views, history, logger);
   const commands: WorkbenchCommandContext = { ...deps, history, runner };
-  registerRequestCommands(context, commands);
-  registerCurlCommand(context, commands);
-  registerTenantCommands(context, commands);
-  registerQuotaCommands(context, commands);
-  return { runner, history };
+  const handlers: CommandHandlers = {
+    ...requestCommands(context, commands),
+    ...curlCommands(commands),
+    ...tenantCommands(commands),
+    ...quotaCommands(commands),
+  };
+  return { runner, history, handlers };
 }
 
 export { RequestInputError };

@@ -9,6 +9,7 @@ import {
   type HolderChoice,
 } from '../api/licenceHolders';
 import type { LicenceKeyInfo, TenantRecord } from '../api/types';
+import { COMMAND } from '../common/commandIds';
 
 /** What the organization question needs to know of the workbench. */
 export interface HolderPickDeps {
@@ -46,7 +47,7 @@ export async function pickLicenceHolder(deps: HolderPickDeps, module: string, ke
     const organization = await pickByName(deps, module, key);
     if (organization !== 'signIn') return organization === undefined ? undefined : { organization };
     // After signing in (or not), the same question again, now with the tenants when there are some.
-    await vscode.commands.executeCommand('tenantApi.signIn');
+    await vscode.commands.executeCommand(COMMAND.signIn);
   }
 }
 

@@ -3,6 +3,7 @@ import { canonicalOrganization } from '../api/licenceHolders';
 import { checkLabel, checkLicenceKey, checkNotTheKey, type LicenceKeyStore } from '../api/licenceKeyStore';
 import type { QuotaTracker } from '../api/quotaTracker';
 import { pickLicenceHolder, type HolderAnswer, type HolderPickDeps } from './licenceHolderPick';
+import { COMMAND, type CommandHandlers } from '../common/commandIds';
 
 export interface LicenceKeyCommandDeps {
   licenceKeys: LicenceKeyStore;
@@ -33,12 +34,12 @@ function text(value: unknown): string | undefined {
 }
 
 /** tenantApi.setLicenceKey, tenantApi.clearLicenceKey, tenantApi.resumeOrganization. */
-export function registerLicenceKeyCommands(context: vscode.ExtensionContext, deps: LicenceKeyCommandDeps): void {
-  context.subscriptions.push(
-    vscode.commands.registerCommand('tenantApi.setLicenceKey', (argument?: unknown) => setLicenceKey(deps, argument)),
-    vscode.commands.registerCommand('tenantApi.clearLicenceKey', (argument?: unknown) => clearLicenceKey(deps, argument)),
-    vscode.commands.registerCommand('tenantApi.resumeOrganization', (argument?: unknown) => resumeOrganization(deps, argument)),
-  );
+export function licenceKeyCommands(deps: LicenceKeyCommandDeps): CommandHandlers {
+  return {
+    [COMMAND.setLicenceKey]: (argument?: unknown) => setLicenceKey(deps, argument),
+    [COMMAND.clearLicenceKey]: (argument?: unknown) => clearLicenceKey(deps, argument),
+    [COMMAND.resumeOrganization]: (argument?: unknown) => resumeOrganization(deps, argument),
+  };
 }
 
 async function pickModule(deps: LicenceKeyCommandDeps, placeHolder: string, onlySet: boolean): Promise<string | undefined> {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { StepOutcome } from './stepSequence';
+import { EDITOR_COMMAND } from '../common/commandIds';
 
 /*
  * The pieces the Send Request steps are made of: a quick pick, an input box, Back, and the title that
@@ -116,7 +117,7 @@ export function input(options: {
 async function closeWithoutSaving(document: vscode.TextDocument | undefined): Promise<void> {
   if (!document || document.isClosed) return;
   await vscode.window.showTextDocument(document, { preview: false, preserveFocus: false });
-  await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  await vscode.commands.executeCommand(EDITOR_COMMAND.revertAndCloseActiveEditor);
 }
 
 /** Resolves a step once and disposes its input: hiding the input (dispose does) would settle it again. */

@@ -2,11 +2,13 @@ import * as vscode from 'vscode';
 import { usageRows } from '../views/quotaPresentation';
 import { forecastQuota } from '../api/quotaForecast';
 import { readQuotaThresholds, readWeeklyReset } from '../settings/editorSettings';
-import { registerCommand as register, type WorkbenchCommandContext } from './commandContext';
+import { handle, type WorkbenchCommandContext } from './commandContext';
+import { COMMAND, type CommandHandlers } from '../common/commandIds';
 
 /** tenantApi.showQuota: the usage of every organization seen, and resuming a stopped one. */
-export function registerQuotaCommands(context: vscode.ExtensionContext, deps: WorkbenchCommandContext): void {
-  register(context, 'tenantApi.showQuota', async () => {
+export function quotaCommands(deps: WorkbenchCommandContext): CommandHandlers {
+  const handlers: CommandHandlers = {};
+  handle(handlers, COMMAND.showQuota, async () => {
     const now = Date.now();
     const resetSetting = readWeeklyReset().setting;
     const rows = usageRows(deps.api.quota.readings(), {
@@ -33,7 +35,8 @@ export function registerQuotaCommands(context: vscode.ExtensionContext, deps: Wo
         vscode.l10n.t('Calls for {0} are stopped after the weekly limit was reached. Resume them?', picked.organization),
         resume,
       );
-      if (answer === resume) await vscode.commands.executeCommand('tenantApi.resumeOrganization', picked.organization);
+      if (answer === resume) await vscode.commands.executeCommand(COMMAND.resumeOrganization, picked.organization);
     }
   });
+  return handlers;
 }

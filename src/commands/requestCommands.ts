@@ -1,18 +1,21 @@
 import * as vscode from 'vscode';
 import type { ResourceNode, TenantNode } from '../views/tenantTreeModel';
-import { registerCommand as register, type WorkbenchCommandContext } from './commandContext';
+import { handle, type WorkbenchCommandContext } from './commandContext';
 import { pickHistoryEntry } from './historyPicker';
 import { normalizeArgs, type NormalizedRequest } from './requestInput';
 import { FIX_RESOURCE_COMMAND, type FixResourceArgs } from './requestOutcome';
 import type { RequestSummary } from './requestRunner';
 import type { FlowDeps } from './sendRequestChecks';
+import { responseTabRequest, runFileCommand } from './responseTabRequest';
 import { askForRequest } from './sendRequestFlow';
+import { COMMAND, type CommandHandlers } from '../common/commandIds';
 
 /** tenantApi.sendRequest, tenantApi.openResource (and the fix of a resource's problem), tenantApi.rerunFromHistory. */
-export function registerRequestCommands(context: vscode.ExtensionContext, deps: WorkbenchCommandContext): void {
+export function requestCommands(context: vscode.ExtensionContext, deps: WorkbenchCommandContext): CommandHandlers {
+  const handlers: CommandHandlers = {};
   const { runner, history, views } = deps;
 
-  register(context, 'tenantApi.sendRequest', async (args?: unknown): Promise<RequestSummary | undefined> => {
+  handle(handlers, COMMAND.sendRequest, async (args?: unknown): Promise<RequestSummary | undefined> => {
     let request: NormalizedRequest | undefined;
     if (isArgumentObject(args)) {
       try {
@@ -29,7 +32,7 @@ export function registerRequestCommands(context: vscode.ExtensionContext, deps: 
     return request ? runner.run(request) : undefined;
   });
 
-  register(context, 'tenantApi.openResource', async (args?: unknown): Promise<RequestSummary | undefined> => {
+  handle(handlers, COMMAND.openResource, async (args?: unknown): Promise<RequestSummary | undefined> => {
     const target = resourceTarget(args);
     if (!target) {
       void vscode.window.showErrorMessage(vscode.l10n.t('Open a resource from the Tenants view.'));
@@ -38,24 +41,26 @@ export function registerRequestCommands(context: vscode.ExtensionContext, deps: 
     return runner.run(normalizeArgs({ method: target.method, path: target.path, tenantId: target.tenantId }), { fromTree: true });
   });
 
-  register(context, FIX_RESOURCE_COMMAND, async (args?: unknown) => {
+  handle(handlers, FIX_RESOURCE_COMMAND, async (args?: unknown) => {
     const fix = args as FixResourceArgs | undefined;
     if (!fix?.fix) return;
     await vscode.commands.executeCommand(fix.fix, ...(fix.fixArgs ?? []));
     views.tree.setProblem(fix.tenantId, fix, undefined);
-    return vscode.commands.executeCommand('tenantApi.openResource', { tenantId: fix.tenantId, method: fix.method, path: fix.path });
+    return vscode.commands.executeCommand(COMMAND.openResource, { tenantId: fix.tenantId, method: fix.method, path: fix.path });
   });
 
-  register(context, 'tenantApi.rerunFromHistory', async (args?: unknown): Promise<RequestSummary | undefined> => {
-    const entry = typeof (args as { index?: unknown })?.index === 'number'
-      ? history.entries()[(args as { index: number }).index]
-      : await pickHistoryEntry(history);
+  // From a response tab's title bar: that tab's request (a request file's, sent from its file); else from the history.
+  handle(handlers, COMMAND.rerunFromHistory, async (args?: unknown): Promise<unknown> => {
+    const tab = await responseTabRequest(args, views.responses, history.entries());
+    if (tab && 'file' in tab) return runFileCommand(COMMAND.requestFileSend, tab.file, tab.index);
+    const index = (args as { index?: unknown } | undefined)?.index;
+    const entry = tab?.entry ?? (typeof index === 'number' ? history.entries()[index] : await pickHistoryEntry(history));
     if (!entry) return undefined;
     return runner.run(
       normalizeArgs({ method: entry.method, path: entry.path, tenantId: entry.tenantId, query: entry.query, body: entry.body, headers: entry.headers }),
     );
   });
-
+  return handlers;
 }
 
 /** What the Send Request flow asks of the rest of the extension. */
@@ -67,9 +72,9 @@ function flowDeps(deps: WorkbenchCommandContext): FlowDeps {
     history: deps.history,
     baseUrl: deps.baseUrl,
     auth: deps.auth,
-    signIn: async () => Boolean(await vscode.commands.executeCommand('tenantApi.signIn')),
+    signIn: async () => Boolean(await vscode.commands.executeCommand(COMMAND.signIn)),
     hasLicenceKey: async (module) => Boolean(await deps.readLicenceKey?.(module).catch(() => undefined)),
-    setLicenceKey: async (module) => (await vscode.commands.executeCommand('tenantApi.setLicenceKey', { module })) === true,
+    setLicenceKey: async (module) => (await vscode.commands.executeCommand(COMMAND.setLicenceKey, { module })) === true,
     modules: () => deps.modules?.() ?? [],
     saveRoute: async (rule) => {
       if (!deps.saveRoute) throw new Error(vscode.l10n.t('routes cannot be saved here'));

@@ -1,21 +1,23 @@
 import * as vscode from 'vscode';
 import type { TenantNode } from '../views/tenantTreeModel';
-import { registerCommand as register, type WorkbenchCommandContext } from './commandContext';
+import { handle, type WorkbenchCommandContext } from './commandContext';
+import { COMMAND, INTERNAL_COMMAND, type CommandHandlers } from '../common/commandIds';
 
 /** tenantApi.refreshTenants, copyTenantId, setActiveTenant, signInToTenant and the tree's "use this account". */
-export function registerTenantCommands(context: vscode.ExtensionContext, deps: WorkbenchCommandContext): void {
+export function tenantCommands(deps: WorkbenchCommandContext): CommandHandlers {
+  const handlers: CommandHandlers = {};
   const { views, tenants } = deps;
 
-  register(context, 'tenantApi.refreshTenants', () => tenants.refresh());
+  handle(handlers, COMMAND.refreshTenants, () => tenants.refresh());
 
-  register(context, 'tenantApi.copyTenantId', async (args?: unknown) => {
+  handle(handlers, COMMAND.copyTenantId, async (args?: unknown) => {
     const tenantId = tenantIdOf(args);
     if (!tenantId) return;
     await vscode.env.clipboard.writeText(tenantId);
     void vscode.window.setStatusBarMessage(vscode.l10n.t('Tenant ID copied: {0}', tenantId), 3000);
   });
 
-  register(context, 'tenantApi.setActiveTenant', async (args?: unknown) => {
+  handle(handlers, COMMAND.setActiveTenant, async (args?: unknown) => {
     const tenantId = tenantIdOf(args);
     let tenant = tenantId ? await deps.resolver.find(tenantId).catch(() => undefined) : undefined;
     if (!tenant) {
@@ -35,16 +37,17 @@ export function registerTenantCommands(context: vscode.ExtensionContext, deps: W
     void vscode.window.setStatusBarMessage(vscode.l10n.t('Active tenant: {0}', tenant.descrizioneAmbienteDati), 3000);
   });
 
-  register(context, 'tenantApi.signInToTenant', (args?: unknown) => {
+  handle(handlers, COMMAND.signInToTenant, (args?: unknown) => {
     const tenantId = tenantIdOf(args);
-    return vscode.commands.executeCommand('tenantApi.signIn', tenantId ? { tenantId } : undefined);
+    return vscode.commands.executeCommand(COMMAND.signIn, tenantId ? { tenantId } : undefined);
   });
 
-  register(context, 'tenantApi.internal.useAccount', (accountId?: unknown) => {
+  handle(handlers, INTERNAL_COMMAND.useAccount, (accountId?: unknown) => {
     if (typeof accountId !== 'string') return;
     deps.auth.setActiveAccount(accountId);
     tenants.refresh();
   });
+  return handlers;
 }
 
 function tenantIdOf(args: unknown): string | undefined {

@@ -3,6 +3,7 @@ import { publicSuffixEntries } from '../api/hostValidation';
 import type { Logger } from '../common/logger';
 import { EnvironmentState } from './activeEnvironment';
 import { ENVIRONMENTS_SETTING, parseEnvironments, type EnvironmentList, type EnvironmentSettings } from './environments';
+import { EDITOR_COMMAND } from '../common/commandIds';
 
 const DEFAULT_CLIENT_ID = 'tenant-api-workbench';
 const DEFAULT_SCOPES = ['openid', 'profile', 'offline_access', 'api'];
@@ -39,7 +40,7 @@ function settingWithProblems(): string {
 async function offerSettings(message: string, query: string): Promise<void> {
   const open = vscode.l10n.t('Open Settings');
   if ((await vscode.window.showWarningMessage(message, open)) === open) {
-    await vscode.commands.executeCommand('workbench.action.openSettings', query);
+    await vscode.commands.executeCommand(EDITOR_COMMAND.openSettings, query);
   }
 }
 

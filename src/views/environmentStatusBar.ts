@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { EnvironmentState } from '../settings/activeEnvironment';
 import { presentEnvironment, type EnvironmentStatus } from './environmentPresentation';
+import { COMMAND } from '../common/commandIds';
 
 export const ENVIRONMENT_ITEM_ID = 'tenantApi.environment';
 
@@ -14,7 +15,7 @@ export class EnvironmentStatusBar implements vscode.Disposable {
     // Left of the quota item (priority 100): which installation first, then its usage.
     this.item = vscode.window.createStatusBarItem(ENVIRONMENT_ITEM_ID, vscode.StatusBarAlignment.Right, 101);
     this.item.name = vscode.l10n.t('Tenant API Environment');
-    this.item.command = 'tenantApi.switchEnvironment';
+    this.item.command = COMMAND.switchEnvironment;
     this.subscriptions = [environments.onDidChange(() => this.update()), environments.onDidChangeList(() => this.update())];
     this.update();
   }

@@ -12,6 +12,7 @@ import { SwitchableTreeView } from './switchableTreeView';
 import { TenantTreeProvider } from './tenantTree';
 import type { TreeNode } from './tenantTreeModel';
 import { trackWalkthroughProgress } from './walkthroughProgress';
+import { EDITOR_COMMAND } from '../common/commandIds';
 
 export interface ViewsDeps {
   auth: SessionState;
@@ -71,7 +72,7 @@ export function registerViews(context: vscode.ExtensionContext, deps: ViewsDeps)
     }
     if (current !== sync) return;
     signedIn = accounts.length > 0;
-    await vscode.commands.executeCommand('setContext', SIGNED_IN_CONTEXT, signedIn);
+    await vscode.commands.executeCommand(EDITOR_COMMAND.setContext, SIGNED_IN_CONTEXT, signedIn);
     statusBar.setSignedIn(signedIn);
     showActiveTenant();
   };

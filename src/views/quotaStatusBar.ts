@@ -5,6 +5,7 @@ import { forecastQuota } from '../api/quotaForecast';
 import { onSettingsChange, readQuotaThresholds, readWeeklyReset } from '../settings/editorSettings';
 import type { ActiveTenantStore } from '../api/activeTenant';
 import { presentQuota, selectReading, type QuotaSeverity } from './quotaPresentation';
+import { COMMAND } from '../common/commandIds';
 
 export const QUOTA_ITEM_ID = 'tenantApi.quota';
 
@@ -38,7 +39,7 @@ export class QuotaStatusBar implements vscode.Disposable {
   ) {
     this.item = vscode.window.createStatusBarItem(QUOTA_ITEM_ID, vscode.StatusBarAlignment.Right, 100);
     this.item.name = vscode.l10n.t('Tenant API Usage');
-    this.item.command = 'tenantApi.showQuota';
+    this.item.command = COMMAND.showQuota;
     this.disposables.push(
       this.item,
       quota.onDidChange((event) => {

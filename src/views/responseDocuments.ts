@@ -2,11 +2,29 @@ import * as vscode from 'vscode';
 import { type ResponseFormatOptions, type ResponseLike } from './responseFormat';
 import { formatResponseTab } from './responsePreview';
 import { wholeResponses } from './wholeResponses';
+import { KEPT_RESPONSES, RecentlyKept } from './recentlyKept';
+import { tabTitle } from './responsePresentation';
 
 export const RESPONSE_SCHEME = 'tenant-api-response';
 
-/** How many responses stay available to reopen; older ones are dropped (their tabs show a notice). */
-const KEPT_RESPONSES = 20;
+/** Where a response tab's request came from, so the tab's actions (Re-run, Copy as cURL) act on it. */
+export interface ResponseOrigin {
+  kind: 'requestFile';
+  /** The request file's URI. */
+  file: string;
+  /** The request's index in the file, and its name when it has one (found again by name after edits). */
+  index: number;
+  name?: string;
+}
+
+/** A link in a text document (a Send All summary's row to that request's response). */
+export interface DocumentLinkSpec {
+  line: number;
+  start: number;
+  end: number;
+  target: vscode.Uri;
+  tooltip?: string;
+}
 
 export interface OpenedResponse {
   uri: vscode.Uri;
@@ -17,61 +35,105 @@ export interface OpenedResponse {
   prettyPrinted: boolean;
 }
 
+export interface ResponseTabOptions {
+  /** The title's parts (see responsePresentation.tabTitle); the environment is added when it is not the default. */
+  title: string;
+  /** Which tab: the same key reuses its tab (responsePresentation.responseTabKey). */
+  tabKey: string;
+  /** Keep the focus where it is (a request file keeps it), else the response takes it. */
+  preserveFocus?: boolean;
+  origin?: ResponseOrigin;
+}
+
+interface Kept {
+  text: string;
+  languageId: string;
+  origin?: ResponseOrigin;
+  links?: DocumentLinkSpec[];
+}
+
 /**
- * Read-only response tabs: the text is formatted once when the response arrives and served from
- * memory, so reopening or re-rendering a tab never formats again.
+ * The one provider of read-only response tabs, for Send Request and request files alike: the text is
+ * formatted once when the response arrives and served from memory. Every tab is titled the same way
+ * and gets the same editor actions (its scheme is the menus' `resourceScheme`).
  */
-export class ResponseDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private readonly contents = new Map<string, string>();
-  /** The tab of each request key (responsePresentation.responseTabKey). */
+export class ResponseDocuments implements vscode.TextDocumentContentProvider, vscode.DocumentLinkProvider, vscode.Disposable {
+  private readonly kept = new RecentlyKept<Kept>(KEPT_RESPONSES);
+  /** The tab of each key. */
   private readonly byKey = new Map<string, vscode.Uri>();
   private readonly changes = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changes.event;
   private counter = 0;
-  private readonly registration: vscode.Disposable;
-  private lastColumn: vscode.ViewColumn | undefined;
+  private readonly registrations: vscode.Disposable[];
 
-  constructor() {
-    this.registration = vscode.workspace.registerTextDocumentContentProvider(RESPONSE_SCHEME, this);
+  /** `environmentName`: the active environment's name, undefined for the default one. */
+  constructor(private readonly environmentName: () => string | undefined = () => undefined) {
+    this.registrations = [
+      vscode.workspace.registerTextDocumentContentProvider(RESPONSE_SCHEME, this),
+      vscode.languages.registerDocumentLinkProvider({ scheme: RESPONSE_SCHEME }, this),
+      // A tab reopened or restored by the editor (its name has no extension) gets its language back.
+      vscode.workspace.onDidOpenTextDocument((document) => void this.restoreLanguage(document)),
+    ];
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return (
-      this.contents.get(uri.toString()) ??
-      '// ' + vscode.l10n.t('This response is no longer kept. Send the request again to see it.') + '\n'
-    );
+    return this.kept.get(uri.toString())?.text ?? '// ' + vscode.l10n.t('This response is no longer kept. Send the request again to see it.') + '\n';
   }
 
-  /**
-   * Formats the response and shows it in a read-only tab beside the current editor: the tab of
-   * `tabKey` (see responsePresentation.responseTabKey), updated in place, or a new one when the key
-   * is new. A new title (another status) replaces that key's tab; other keys' tabs stay open.
-   */
-  async open(
-    response: ResponseLike,
-    options: ResponseFormatOptions & { title: string; tabKey: string; preserveFocus?: boolean },
-  ): Promise<OpenedResponse> {
+  provideDocumentLinks(document: vscode.TextDocument): vscode.DocumentLink[] {
+    return (this.kept.get(document.uri.toString())?.links ?? []).map((link) => {
+      const made = new vscode.DocumentLink(new vscode.Range(link.line, link.start, link.line, link.end), link.target);
+      made.tooltip = link.tooltip;
+      return made;
+    });
+  }
+
+  /** The request a response tab shows, when it came from a request file. */
+  originOf(uri: vscode.Uri): ResponseOrigin | undefined {
+    return this.kept.get(uri.toString())?.origin;
+  }
+
+  /** Formats the response and shows it in its tab (see ResponseTabOptions). */
+  async open(response: ResponseLike, options: ResponseFormatOptions & ResponseTabOptions): Promise<OpenedResponse> {
+    const started = performance.now();
+    const { uri, formatMs, prettyPrinted } = await this.keep(response, options);
+    await this.reveal(uri, options.preserveFocus ?? false);
+    return { uri, formatMs, openMs: performance.now() - started, prettyPrinted };
+  }
+
+  /** Formats and keeps the response for its tab without showing it (the responses of a Send All). */
+  async keep(response: ResponseLike, options: ResponseFormatOptions & ResponseTabOptions): Promise<{ uri: vscode.Uri; formatMs: number; prettyPrinted: boolean }> {
     const started = performance.now();
     const formatted = formatResponseTab(response, { locale: vscode.env.language, ...options });
     const formatMs = performance.now() - started;
-    const extension = formatted.languageId === 'jsonc' ? 'jsonc' : 'txt';
-    const name = `${options.title.replace(/[\\/:*?"<>|#?%]+/g, ' ').trim() || 'response'}.${extension}`;
-    const uri = await this.tabFor(options.tabKey, name);
-    this.remember(uri.toString(), formatted.text);
+    const uri = await this.tabFor(options.tabKey, this.titled(options.title));
+    this.remember(uri, { text: formatted.text, languageId: formatted.languageId, origin: options.origin });
     wholeResponses.remember(uri, formatted.preview);
-    this.changes.fire(uri);
+    return { uri, formatMs, prettyPrinted: formatted.prettyPrinted };
+  }
+
+  /** A text tab of ours (a Send All summary), with links. */
+  async showText(options: ResponseTabOptions & { text: string; languageId: string; links?: DocumentLinkSpec[] }): Promise<vscode.Uri> {
+    const uri = await this.tabFor(options.tabKey, this.titled(options.title));
+    this.remember(uri, { text: options.text, languageId: options.languageId, links: options.links });
+    await this.reveal(uri, options.preserveFocus ?? false);
+    return uri;
+  }
+
+  /** Shows a kept document in the responses' group, in its language, once it shows its current text. */
+  async reveal(uri: vscode.Uri, preserveFocus: boolean): Promise<vscode.TextEditor> {
+    const kept = this.kept.get(uri.toString());
     let document = await vscode.workspace.openTextDocument(uri);
-    await contentShown(document, formatted.text);
-    if (document.languageId !== formatted.languageId) {
-      document = await vscode.languages.setTextDocumentLanguage(document, formatted.languageId);
+    if (kept) {
+      await contentShown(document, kept.text);
+      if (document.languageId !== kept.languageId) document = await vscode.languages.setTextDocumentLanguage(document, kept.languageId);
     }
-    const editor = await vscode.window.showTextDocument(document, {
-      preview: false,
-      preserveFocus: options.preserveFocus ?? false,
-      viewColumn: this.responseColumn(),
-    });
-    this.lastColumn = editor.viewColumn;
-    return { uri, formatMs, openMs: performance.now() - started, prettyPrinted: formatted.prettyPrinted };
+    return vscode.window.showTextDocument(document, { preview: false, preserveFocus, viewColumn: this.responseColumn(uri) });
+  }
+
+  /** `GET ditte · RC-MI · 200 · Produzione`: the environment ends the title when it is not the default. */
+  private titled(title: string): string {
+    return tabTitle([title, this.environmentName()]);
   }
 
   /** The tab's address: the key's own while its name stays, else a new one (its old tab closed). */
@@ -79,37 +141,40 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
     const known = this.byKey.get(tabKey);
     if (known && known.path.endsWith(`/${name}`)) return known;
     if (known) await closeTabs(known);
+    // No extension in the name (the tab reads as its title): the language is set when the tab shows.
     const uri = vscode.Uri.from({ scheme: RESPONSE_SCHEME, path: `/${++this.counter}/${name}` });
     this.byKey.set(tabKey, uri);
     return uri;
   }
 
   /**
-   * Responses share one editor group: the one showing a response already, else the last one used
-   * while it is still open, else beside the current editor (so the request's context stays visible).
+   * Responses share one editor group: the one showing this tab, else one showing another response,
+   * else beside the current editor (so the request, or the request file, stays visible).
    */
-  private responseColumn(): vscode.ViewColumn {
-    const showing = vscode.window.visibleTextEditors.find((editor) => editor.document.uri.scheme === RESPONSE_SCHEME);
+  private responseColumn(uri: vscode.Uri): vscode.ViewColumn {
+    const ours = (candidate: vscode.Uri | undefined) => candidate?.scheme === RESPONSE_SCHEME;
+    for (const group of vscode.window.tabGroups.all) {
+      if (group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri.toString())) return group.viewColumn;
+    }
+    const showing = vscode.window.visibleTextEditors.find((editor) => ours(editor.document.uri));
     if (showing?.viewColumn) return showing.viewColumn;
-    const groups = vscode.window.tabGroups.all.map((group) => group.viewColumn);
-    if (this.lastColumn && groups.includes(this.lastColumn)) return this.lastColumn;
     return vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
   }
 
-  private remember(key: string, text: string): void {
-    // Re-inserted, so the oldest response is the one sent longest ago.
-    this.contents.delete(key);
-    this.contents.set(key, text);
-    while (this.contents.size > KEPT_RESPONSES) {
-      const oldest = this.contents.keys().next().value as string;
-      this.contents.delete(oldest);
-    }
+  private remember(uri: vscode.Uri, kept: Kept): void {
+    this.kept.set(uri.toString(), kept);
+    this.changes.fire(uri);
+  }
+
+  private async restoreLanguage(document: vscode.TextDocument): Promise<void> {
+    const kept = document.uri.scheme === RESPONSE_SCHEME ? this.kept.get(document.uri.toString()) : undefined;
+    if (kept && document.languageId !== kept.languageId) await vscode.languages.setTextDocumentLanguage(document, kept.languageId);
   }
 
   dispose(): void {
-    this.registration.dispose();
+    for (const registration of this.registrations) registration.dispose();
     this.changes.dispose();
-    this.contents.clear();
+    this.kept.clear();
     this.byKey.clear();
   }
 }

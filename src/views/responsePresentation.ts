@@ -47,10 +47,20 @@ export function selectorLine(selector: DataSelector): string {
   }
 }
 
-/** `GET ditte · RC-MI · 200`: method, last path segment, whose data, status. */
-export function responseTitle(method: string, path: string, selector: DataSelector, status: number): string {
-  const name = selectorName(selector);
-  return [`${method.toUpperCase()} ${lastSegment(path)}`, ...(name ? [name] : []), String(status)].join(' · ');
+/**
+ * `GET ditte · RC-MI · 200`: method, the request's name (a request file's `# @name`) or else its
+ * path's last segment, whose data, status (none when no answer came). Send Request and request files
+ * title their tabs with it; the response tabs add the environment when it is not the default.
+ */
+export function responseTitle(method: string, path: string, selector: DataSelector | undefined, status: number | undefined, name?: string): string {
+  const owner = selector && selectorName(selector);
+  return tabTitle([`${method.toUpperCase()} ${name ?? lastSegment(path)}`, owner, status === undefined ? undefined : String(status)]);
+}
+
+/** A tab's title from its parts (empty ones left out), with no character a document name cannot hold. */
+export function tabTitle(parts: ReadonlyArray<string | undefined>): string {
+  const joined = parts.filter((part) => part !== undefined && part !== '').join(' · ');
+  return joined.replace(/[\\/:*?"<>|#%]+/g, ' ').replace(/ {2,}/g, ' ').trim() || 'response';
 }
 
 export function lastSegment(path: string): string {

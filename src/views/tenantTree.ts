@@ -19,6 +19,7 @@ import {
   type ResourceProblem,
   type TreeNode,
 } from './tenantTreeModel';
+import { COMMAND } from '../common/commandIds';
 
 /** What the in-editor tests read: the tree as the user sees it. */
 export interface TreeSnapshotItem {
@@ -147,7 +148,7 @@ export class TenantTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
       id: 'accounts-error',
       message: vscode.l10n.t('Could not read your sessions: {0}', error instanceof Error ? error.message : String(error)),
       icon: 'error',
-      action: { command: 'tenantApi.refreshTenants', title: vscode.l10n.t('Retry') },
+      action: { command: COMMAND.refreshTenants, title: vscode.l10n.t('Retry') },
     };
   }
 

@@ -9,6 +9,8 @@ import type { TenantListing } from '../api/tenantDirectory';
 import { needsTenant } from '../api/routes';
 import type { EndpointDefinition, RouteRule, TenantRecord } from '../api/types';
 import { selectorLine, selectorName, type DataSelector } from './responsePresentation';
+import { COMMAND, EDITOR_COMMAND, INTERNAL_COMMAND } from '../common/commandIds';
+import { treeCommandOf } from '../api/errorActions';
 
 export interface NodeAction {
   command: string;
@@ -81,17 +83,6 @@ export interface NodePresentation {
   command?: NodeAction;
 }
 
-export const COMMANDS = {
-  signIn: 'tenantApi.signIn',
-  refresh: 'tenantApi.refreshTenants',
-  openResource: 'tenantApi.openResource',
-  setLicenceKey: 'tenantApi.setLicenceKey',
-  showQuota: 'tenantApi.showQuota',
-  resume: 'tenantApi.resumeOrganization',
-  openSettings: 'workbench.action.openSettings',
-  useAccount: 'tenantApi.internal.useAccount',
-} as const;
-
 export function accountNodes(accounts: AccountInfo[], activeAccountId: string | undefined): AccountNode[] {
   return accounts.map((account) => ({
     kind: 'account',
@@ -119,7 +110,7 @@ export function accountChildren(
         id: `${prefix}use`,
         message: l10n.t('Use this account to list its tenants'),
         icon: 'account',
-        action: { command: COMMANDS.useAccount, title: l10n.t('Use This Account'), args: [node.account.id] },
+        action: { command: INTERNAL_COMMAND.useAccount, title: l10n.t('Use This Account'), args: [node.account.id] },
       },
     ];
   }
@@ -136,7 +127,7 @@ export function accountChildren(
         message: l10n.t('No tenants for this account. Click to refresh'),
         tooltip: l10n.t('The platform lists no data area for this user. Ask your administrator for access, then refresh.'),
         icon: 'info',
-        action: { command: COMMANDS.refresh, title: l10n.t('Refresh Tenants') },
+        action: { command: COMMAND.refreshTenants, title: l10n.t('Refresh Tenants') },
       },
       ...keyGroup,
     ];
@@ -183,53 +174,32 @@ export function keyGroupChildren(
   }));
 }
 
+/**
+ * A tenant listing that failed: the item runs what the one error map (src/api/errorActions) offers
+ * for its kind (sign in, set the key, open the settings, show the usage), else it loads the listing again.
+ */
 function errorNode(prefix: string, state: Extract<TenantsState, { kind: 'error' }>): MessageNode {
-  const base = {
-    kind: 'message' as const,
-    id: `${prefix}error`,
-    icon: 'error' as const,
-    tooltip: state.message,
-    description: state.message,
+  const base = { kind: 'message' as const, id: `${prefix}error`, tooltip: state.message, description: state.message };
+  const fix = treeCommandOf(state.errorKind, { module: state.module });
+  const action: NodeAction = fix
+    ? { command: fix.command, title: fix.label, ...(fix.args.length > 0 ? { args: fix.args } : {}) }
+    : { command: COMMAND.refreshTenants, title: l10n.t('Retry') };
+  const wording = LISTING_ERROR_WORDING[action.command];
+  return {
+    ...base,
+    message: wording?.message() ?? l10n.t('Could not load the tenants. Click to retry'),
+    icon: wording?.icon ?? 'error',
+    action,
   };
-  switch (state.errorKind) {
-    case 'auth':
-      return {
-        ...base,
-        message: l10n.t('Your session has expired. Click to sign in again'),
-        icon: 'sign-in',
-        action: { command: COMMANDS.signIn, title: l10n.t('Sign In') },
-      };
-    case 'invalidRequest':
-    case 'hostValidation':
-      return {
-        ...base,
-        message: l10n.t('Check the Tenant API settings. Click to open them'),
-        action: { command: COMMANDS.openSettings, title: l10n.t('Open Settings'), args: ['tenantApi'] },
-      };
-    case 'licenceMissing':
-    case 'licenceWrongModule':
-    case 'licenceUnknown':
-      return {
-        ...base,
-        message: l10n.t('A licence key is needed. Click to set one'),
-        action: { command: COMMANDS.setLicenceKey, title: l10n.t('Set Licence Key'), args: state.module ? [state.module] : [] },
-      };
-    case 'weeklyQuota':
-    case 'quotaReached':
-      return {
-        ...base,
-        message: l10n.t('Weekly quota reached. Click to see the usage'),
-        icon: 'warning',
-        action: { command: COMMANDS.showQuota, title: l10n.t('Show API Usage') },
-      };
-    default:
-      return {
-        ...base,
-        message: l10n.t('Could not load the tenants. Click to retry'),
-        action: { command: COMMANDS.refresh, title: l10n.t('Retry') },
-      };
-  }
 }
+
+/** What a failed listing's item says, by the command it runs (the command comes from the error map). */
+const LISTING_ERROR_WORDING: Readonly<Record<string, { message(): string; icon: MessageNode['icon'] }>> = {
+  [COMMAND.signIn]: { message: () => l10n.t('Your session has expired. Click to sign in again'), icon: 'sign-in' },
+  [EDITOR_COMMAND.openSettings]: { message: () => l10n.t('Check the Tenant API settings. Click to open them'), icon: 'error' },
+  [COMMAND.setLicenceKey]: { message: () => l10n.t('A licence key is needed. Click to set one'), icon: 'error' },
+  [COMMAND.showQuota]: { message: () => l10n.t('Weekly quota reached. Click to see the usage'), icon: 'warning' },
+};
 
 export function tenantChildren(node: TenantNode, endpoints: EndpointDefinition[], problems: ReadonlyMap<string, ResourceProblem>): TreeNode[] {
   if (!node.tenant.usable) {
@@ -239,7 +209,7 @@ export function tenantChildren(node: TenantNode, endpoints: EndpointDefinition[]
         id: `${node.id}/unusable`,
         message: node.tenant.unusableReason ?? l10n.t('This tenant cannot be called: its cluster address is not allowed.'),
         icon: 'warning',
-        action: { command: COMMANDS.openSettings, title: l10n.t('Open Settings'), args: ['tenantApi.allowedHosts'] },
+        action: { command: EDITOR_COMMAND.openSettings, title: l10n.t('Open Settings'), args: ['tenantApi.allowedHosts'] },
       },
     ];
   }
@@ -251,7 +221,7 @@ export function tenantChildren(node: TenantNode, endpoints: EndpointDefinition[]
         id: `${node.id}/no-resources`,
         message: l10n.t('No known resources. Click to add some (setting tenantApi.endpoints)'),
         icon: 'info',
-        action: { command: COMMANDS.openSettings, title: l10n.t('Open Settings'), args: ['tenantApi.endpoints'] },
+        action: { command: EDITOR_COMMAND.openSettings, title: l10n.t('Open Settings'), args: ['tenantApi.endpoints'] },
       },
     ];
   }
@@ -345,7 +315,7 @@ function presentResource(node: ResourceNode): NodePresentation {
     icon: node.problem ? 'warning' : 'symbol-interface',
     collapsible: 'none',
     command: node.problem?.action ?? {
-      command: COMMANDS.openResource,
+      command: COMMAND.openResource,
       title: l10n.t('Open Resource'),
       args: [{ ...(node.tenant ? { tenantId: node.tenant.id } : {}), method: endpoint.method, path: endpoint.path }],
     },

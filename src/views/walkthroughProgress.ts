@@ -5,6 +5,7 @@ import type { Event } from '../common/event';
 import type { Logger } from '../common/logger';
 import { onSettingsChange, readAddressesSet } from '../settings/editorSettings';
 import { RESPONSE_SCHEME } from './responseDocuments';
+import { EDITOR_COMMAND } from '../common/commandIds';
 
 /*
  * Checks the getting-started walkthrough's steps when the user has done what they ask.
@@ -52,12 +53,12 @@ export function trackWalkthroughProgress(deps: WalkthroughProgressDeps): vscode.
     marking.add(step);
     try {
       const context = STEP_CONTEXT[step];
-      if (context) await vscode.commands.executeCommand('setContext', context, true);
+      if (context) await vscode.commands.executeCommand(EDITOR_COMMAND.setContext, context, true);
       const stepId = `${deps.extensionId}#gettingStarted#${step}`;
       // Until the walkthrough is registered the command throws (the step is unknown): try again.
       for (let attempt = 0; attempt < RETRIES && !disposed; attempt++) {
         try {
-          await vscode.commands.executeCommand('welcome.markStepComplete', stepId);
+          await vscode.commands.executeCommand(EDITOR_COMMAND.markWalkthroughStepComplete, stepId);
           return;
         } catch {
           await new Promise((resolve) => setTimeout(resolve, RETRY_MS));

@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
+import { INTERNAL_COMMAND, type CommandHandlers } from '../common/commandIds';
 import type { ResponsePreview } from './responsePreview';
 
 export const WHOLE_RESPONSE_SCHEME = 'tenant-api-whole-response';
 /** Internal: the CodeLens of a preview runs it (not in the palette). */
-export const OPEN_WHOLE_RESPONSE_COMMAND = 'tenantApi.openWholeResponse';
+export const OPEN_WHOLE_RESPONSE_COMMAND = INTERNAL_COMMAND.openWholeResponse;
 
 /** How many previews can still open their whole response: each keeps its response (text and parsed JSON). */
 const KEPT = 5;
@@ -73,13 +74,18 @@ class WholeResponses implements vscode.TextDocumentContentProvider, vscode.CodeL
     this.registration = vscode.Disposable.from(
       vscode.workspace.registerTextDocumentContentProvider(WHOLE_RESPONSE_SCHEME, this),
       vscode.languages.registerCodeLensProvider({ language: 'jsonc' }, this),
-      vscode.commands.registerCommand(OPEN_WHOLE_RESPONSE_COMMAND, (uri?: vscode.Uri) =>
+    );
+  }
+
+  /** The handler of "Open the whole response", for the registrar (src/commands/registrar.ts). */
+  commands(): CommandHandlers {
+    return {
+      [OPEN_WHOLE_RESPONSE_COMMAND]: (uri?: vscode.Uri) =>
         vscode.window.withProgress(
           { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Opening the whole response…') },
           () => this.open(uri instanceof vscode.Uri ? uri : undefined),
         ),
-      ),
-    );
+    };
   }
 }
 

@@ -11,6 +11,7 @@ import { SignInRunner, signInWithFlows } from '../signInRunner';
 import type { DeviceAuthorization, TokenClient } from '../tokenClient';
 import type { SignInOptions } from '../types';
 import { checkAuthUrl, readAuthConfiguration, type AuthConfiguration } from '../../settings/authSettings';
+import { COMMAND } from '../../common/commandIds';
 
 export const CALLBACK_PATH = '/auth-callback';
 
@@ -49,7 +50,7 @@ export class SignInController {
       vscode.l10n.t('The sign-in was completed in the browser after the editor had stopped waiting for it (it was cancelled or timed out). You are not signed in by it: sign in again.'),
       signIn,
     );
-    if (answer === signIn) void vscode.commands.executeCommand('tenantApi.signIn');
+    if (answer === signIn) void vscode.commands.executeCommand(COMMAND.signIn);
   }
 
   private configuration(): AuthConfiguration {
@@ -133,7 +134,7 @@ export class SignInController {
   private async reportDenied(signInOptions: SignInOptions): Promise<void> {
     const signInAgain = vscode.l10n.t('Sign In Again');
     const answer = await vscode.window.showInformationMessage(vscode.l10n.t('Sign-in was cancelled in the browser.'), signInAgain);
-    if (answer === signInAgain) void vscode.commands.executeCommand('tenantApi.signIn', signInOptions);
+    if (answer === signInAgain) void vscode.commands.executeCommand(COMMAND.signIn, signInOptions);
   }
 
   private async run(signInOptions: SignInOptions, scopes: readonly string[], replaced: AbortSignal): Promise<StoredSession> {

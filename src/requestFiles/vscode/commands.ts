@@ -7,16 +7,15 @@ import type { TenantApi } from '../../api/types';
 import { curlForPrepared } from '../../engine/curlCommand';
 import { requestAtLine } from '../../engine/parser';
 import { prepareRequest } from '../../engine/prepare';
-import { labelOf, outcomeSelector, responseTitle, summarize, type RequestFileRunner, type RunOutcome } from '../../engine/runner';
-import { selectorLine, selectorName } from '../../views/responsePresentation';
+import { labelOf, outcomeSelector, summarize, type RequestFileRunner, type RunOutcome } from '../../engine/runner';
+import type { HistoryEntry } from '../../engine/historyEntry';
+import { COMMAND, INTERNAL_COMMAND, type CommandHandlers } from '../../common/commandIds';
+import type { ResponseDocuments } from '../../views/responseDocuments';
+import { responseTitle, selectorLine } from '../../views/responsePresentation';
 import { isRequestDocument, ParsedDocuments, requestDocument } from './documents';
-import { FileResponseTabs, requestContextLines } from './responseTabs';
-
-export const COMMANDS = {
-  send: 'tenantApi.requestFile.send',
-  sendAll: 'tenantApi.requestFile.sendAll',
-  copyAsCurl: 'tenantApi.requestFile.copyAsCurl',
-} as const;
+import { historyEntryOf } from './fileHistory';
+import { maskResponse, requestContextLines } from './responseTabs';
+import { sendAllTable } from './sendAllTable';
 
 /** What the commands return (for scripts and the in-editor tests). */
 export interface SendResult {
@@ -27,6 +26,8 @@ export interface SendResult {
   warnings: string[];
   /** The response tab's URI. */
   document?: string;
+  timeMs?: number;
+  sizeBytes?: number;
 }
 
 export interface SendAllResult {
@@ -34,6 +35,8 @@ export interface SendAllResult {
   statuses: Record<string, number>;
   results: SendResult[];
   cancelled: boolean;
+  /** The summary tab's URI. */
+  document: string;
 }
 
 export interface CommandDeps {
@@ -41,7 +44,9 @@ export interface CommandDeps {
   tenants: TenantResolver;
   runner: RequestFileRunner;
   parsed: ParsedDocuments;
-  tabs: FileResponseTabs;
+  tabs: ResponseDocuments;
+  /** The request history (Send Request's): request-file sends are in it too. */
+  history?: { add(entry: HistoryEntry): Promise<void> };
   baseUrl(): string;
 }
 
@@ -68,24 +73,28 @@ async function target(uriArg: unknown, indexArg: unknown, parsed: ParsedDocument
   return { document, index: request.index };
 }
 
-export function registerRequestFileCommands(deps: CommandDeps): vscode.Disposable[] {
-  return [
-    vscode.commands.registerCommand(COMMANDS.send, async (uri?: unknown, index?: unknown) => {
+export function requestFileCommands(deps: CommandDeps): CommandHandlers {
+  return {
+    [COMMAND.requestFileSend]: async (uri?: unknown, index?: unknown) => {
       const found = await target(uri, index, deps.parsed);
       if (!found) return undefined;
       return sendOne(found.document, found.index, deps);
-    }),
-    vscode.commands.registerCommand(COMMANDS.sendAll, async (uri?: unknown) => {
+    },
+    [COMMAND.requestFileSendAll]: async (uri?: unknown) => {
       const found = await target(uri, 0, deps.parsed);
       if (!found) return undefined;
       return sendAll(found.document, deps);
-    }),
-    vscode.commands.registerCommand(COMMANDS.copyAsCurl, async (uri?: unknown, index?: unknown) => {
+    },
+    [COMMAND.requestFileCopyAsCurl]: async (uri?: unknown, index?: unknown) => {
       const found = await target(uri, index, deps.parsed);
       if (!found) return undefined;
       return copyAsCurl(found.document, found.index, deps);
-    }),
-  ];
+    },
+    [INTERNAL_COMMAND.openResponse]: async (document?: unknown) => {
+      if (typeof document !== 'string') return undefined;
+      return (await deps.tabs.reveal(vscode.Uri.parse(document), false)).document.uri.toString();
+    },
+  };
 }
 
 async function sendOne(document: vscode.TextDocument, index: number, deps: CommandDeps, overrides: { sendOverQuota?: boolean } = {}): Promise<SendResult> {
@@ -95,8 +104,8 @@ async function sendOne(document: vscode.TextDocument, index: number, deps: Comma
     { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Sending {0}…', label) },
     () => deps.runner.send(requestDocument(document), index, overrides),
   );
-  for (const dependency of outcome.dependencies) await show(document, dependency, deps);
-  const result = await show(document, outcome, deps, true);
+  for (const dependency of outcome.dependencies) await show(document, dependency, deps, { notify: false, reveal: true });
+  const result = await show(document, outcome, deps, { notify: true, reveal: true });
   if (outcome.error) notifyFailure(outcome, (again) => sendOne(document, index, deps, again));
   return result;
 }
@@ -116,23 +125,19 @@ function notifyFailure(outcome: RunOutcome, resend: (overrides: { sendOverQuota?
   if (next.notify) void offerNextActions({ ...next, summary: error.message }, resend);
 }
 
-/** Whose data an outcome's response holds, for its title. */
-function ownerName(outcome: RunOutcome, deps: CommandDeps): string | undefined {
-  const selector = outcomeSelector(outcome, (path) => deps.api.routeFor(path), deps.baseUrl());
-  return selector && selectorName(selector);
-}
-
-/** Opens or updates the response tab of an outcome and tells the user about warnings and errors. */
-async function show(document: vscode.TextDocument, outcome: RunOutcome, deps: CommandDeps, notify = false): Promise<SendResult> {
+/** Opens (or, for Send All, keeps) the response tab of an outcome and tells the user about warnings and errors. */
+async function show(document: vscode.TextDocument, outcome: RunOutcome, deps: CommandDeps, options: { notify: boolean; reveal: boolean }): Promise<SendResult> {
   const warnings = outcome.sent?.warnings ?? [];
   const response = outcome.sent?.response ?? outcome.error?.response;
   const result: SendResult = { label: outcome.label, status: response?.status, warnings, error: outcome.error && { kind: outcome.error.kind, message: outcome.error.message } };
-  if (notify) {
+  if (options.notify) {
     for (const warning of warnings) void vscode.window.showWarningMessage(warning);
   }
+  result.title = titleOf(outcome, deps);
+  const entry = historyEntryOf(outcome);
+  if (entry) await deps.history?.add(entry);
   if (!response) return result;
   const selector = outcomeSelector(outcome, (path) => deps.api.routeFor(path), deps.baseUrl());
-  result.title = responseTitle(outcome, selector && selectorName(selector));
   const source = `${vscode.workspace.asRelativePath(document.uri)}:${outcome.request.requestLine + 1}`;
   const context = requestContextLines(response, {
     selectedBy: selector && selectorLine(selector),
@@ -141,10 +146,29 @@ async function show(document: vscode.TextDocument, outcome: RunOutcome, deps: Co
     secrets: outcome.prepared?.secrets ?? [],
     locale: vscode.env.language,
   });
-  const withWarnings = { ...response, warnings: [...new Set([...(outcome.error ? [outcome.error.message] : []), ...warnings, ...response.warnings])] };
-  const uri = await deps.tabs.show(`${document.uri.toString()}#${outcome.label}`, result.title, withWarnings, context, outcome.prepared?.secrets ?? []);
+  const shown = maskResponse({ ...response, warnings: [...new Set([...(outcome.error ? [outcome.error.message] : []), ...warnings, ...response.warnings])] }, outcome.prepared?.secrets ?? []);
+  const tab = {
+    title: result.title,
+    tabKey: `${document.uri.toString()}#${outcome.label}`,
+    receivedAt: Date.now(),
+    context,
+    preserveFocus: true,
+    origin: { kind: 'requestFile' as const, file: document.uri.toString(), index: outcome.request.index, name: outcome.request.name },
+  };
+  const uri = options.reveal ? (await deps.tabs.open(shown, tab)).uri : (await deps.tabs.keep(shown, tab)).uri;
   result.document = uri.toString();
+  result.timeMs = response.timeMs;
+  result.sizeBytes = response.sizeBytes;
   return result;
+}
+
+/** The one title shape (views/responsePresentation.responseTitle): method, name or path, whose data, status. */
+function titleOf(outcome: RunOutcome, deps: CommandDeps): string {
+  const selector = outcomeSelector(outcome, (path) => deps.api.routeFor(path), deps.baseUrl());
+  const target = outcome.prepared?.target;
+  const path = target ? (target.kind === 'path' ? target.path : target.url.pathname) : outcome.request.url;
+  const status = outcome.sent?.response.status ?? outcome.error?.response?.status;
+  return responseTitle(outcome.prepared?.method ?? outcome.request.method, path, selector, status, outcome.request.name);
 }
 
 async function sendAll(document: vscode.TextDocument, deps: CommandDeps): Promise<SendAllResult> {
@@ -166,24 +190,26 @@ async function sendAll(document: vscode.TextDocument, deps: CommandDeps): Promis
     },
   );
   const summary = summarize(outcomes, total);
-  const results: SendResult[] = outcomes.map((outcome) => ({
-    label: outcome.label,
-    title: responseTitle(outcome, ownerName(outcome, deps)),
-    status: outcome.sent?.response.status ?? outcome.error?.response?.status,
-    error: outcome.error && { kind: outcome.error.kind, message: outcome.error.message },
-    warnings: outcome.sent?.warnings ?? [],
-  }));
-  const lines = [
-    vscode.l10n.t('Send All: {0}', vscode.workspace.asRelativePath(document.uri)),
-    summary.text,
-    '',
-    ...results.map((r) => `${String(r.status ?? '---').padEnd(4)} ${r.title}${r.error ? `  ${r.error.message}` : ''}`),
-  ];
-  await deps.tabs.showText(`${document.uri.toString()}#sendAll`, `${vscode.l10n.t('Send All')} ${basename(document.uri)}.txt`, lines.join('\n') + '\n');
+  const results: SendResult[] = [];
+  for (const outcome of outcomes) results.push(await show(document, outcome, deps, { notify: false, reveal: false }));
+  const table = sendAllTable(vscode.l10n.t('Send All: {0}', vscode.workspace.asRelativePath(document.uri)), summary.text, results, vscode.env.language);
+  const uri = await deps.tabs.showText({
+    title: `${vscode.l10n.t('Send All')} ${basename(document.uri)}`,
+    tabKey: `${document.uri.toString()}#sendAll`,
+    text: table.text,
+    languageId: 'markdown',
+    links: table.links.map((link) => ({ ...link, target: openResponseLink(link.document), tooltip: vscode.l10n.t('Open this response') })),
+    preserveFocus: true,
+  });
   const message = vscode.l10n.t('Send All finished: {0}', summary.text);
   if (summary.failed > 0 || Object.keys(summary.statuses).some((status) => Number(status) >= 400)) void vscode.window.showWarningMessage(message);
   else void vscode.window.showInformationMessage(message);
-  return { summary: summary.text, statuses: summary.statuses, results, cancelled: outcomes.length < total };
+  return { summary: summary.text, statuses: summary.statuses, results, cancelled: outcomes.length < total, document: uri.toString() };
+}
+
+/** A link that opens a kept response in the responses' group (INTERNAL_COMMAND.openResponse). */
+function openResponseLink(document: string): vscode.Uri {
+  return vscode.Uri.parse(`command:${INTERNAL_COMMAND.openResponse}?${encodeURIComponent(JSON.stringify([document]))}`);
 }
 
 function basename(uri: vscode.Uri): string {

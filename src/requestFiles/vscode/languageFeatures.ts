@@ -8,9 +8,9 @@ import { HTTP_METHODS } from '../../engine/parser';
 import { labelOf, type RequestFileRunner } from '../../engine/runner';
 import { systemVariableHelp } from '../../engine/systemVariables';
 import { classifyReference, looksSecret, lookupReference, referencesInLine } from '../../engine/variables';
-import { COMMANDS } from './commands';
+import { COMMAND, type CommandHandlers } from '../../common/commandIds';
 import { isRequestDocument, REQUEST_SELECTOR, type ParsedDocuments } from './documents';
-import { registerQuickFixes, type QuickFixDeps } from './quickFixActions';
+import { quickFixCommands, registerQuickFixes, type QuickFixDeps } from './quickFixActions';
 
 export interface LanguageDeps {
   api: Pick<TenantApi, 'routeFor' | 'endpoints'>;
@@ -40,7 +40,7 @@ class RequestCodeLenses implements vscode.CodeLensProvider {
       sendAll: vscode.l10n.t('$(run-all) Send All (Tenant API)'),
       copyAsCurl: vscode.l10n.t('Copy as cURL'),
     };
-    const commands = { send: COMMANDS.send, sendAll: COMMANDS.sendAll, copyAsCurl: COMMANDS.copyAsCurl };
+    const commands = { send: COMMAND.requestFileSend, sendAll: COMMAND.requestFileSendAll, copyAsCurl: COMMAND.requestFileCopyAsCurl };
     const file = this.parsed.get(document);
     const tooltips = {
       send: (label: string) => vscode.l10n.t('Send {0} with Tenant API Workbench', label),
@@ -196,7 +196,7 @@ function symbols(deps: LanguageDeps): vscode.DocumentSymbolProvider {
 }
 
 /** `refresh` checks every open request file again (e.g. once the tenants are known). */
-export function registerLanguageFeatures(deps: LanguageDeps): { disposables: vscode.Disposable[]; refresh(): void } {
+export function registerLanguageFeatures(deps: LanguageDeps): { disposables: vscode.Disposable[]; refresh(): void; handlers: CommandHandlers } {
   const lenses = new RequestCodeLenses(deps.parsed);
   const collection = vscode.languages.createDiagnosticCollection('tenant-api-requests');
   const diagnostics = watchDiagnostics(deps, collection);
@@ -212,5 +212,5 @@ export function registerLanguageFeatures(deps: LanguageDeps): { disposables: vsc
     vscode.languages.registerDocumentSymbolProvider(REQUEST_SELECTOR, symbols(deps), { label: 'Tenant API' }),
     ...registerQuickFixes(REQUEST_SELECTOR, { ...deps, refresh: diagnostics.refresh }),
   ];
-  return { disposables, refresh: diagnostics.refresh };
+  return { disposables, refresh: diagnostics.refresh, handlers: quickFixCommands({ ...deps, refresh: diagnostics.refresh }) };
 }

@@ -2,12 +2,13 @@ import * as vscode from 'vscode';
 import { proposeRule } from '../../api/routes';
 import type { RouteRule, TenantApi, TenantRecord } from '../../api/types';
 import { quickFixesFor, type FixRange, type QuickFix } from '../../engine/quickFixes';
+import { INTERNAL_COMMAND, type CommandHandlers } from '../../common/commandIds';
 import type { ParsedDocuments } from './documents';
 
 /** Internal commands of the quick fixes that ask something first (not in the palette). */
 export const QUICK_FIX_COMMANDS = {
-  pickTenant: 'tenantApi.requestFile.quickFix.pickTenant',
-  addRoute: 'tenantApi.requestFile.quickFix.addRoute',
+  pickTenant: INTERNAL_COMMAND.quickFixPickTenant,
+  addRoute: INTERNAL_COMMAND.quickFixAddRoute,
 } as const;
 
 export interface QuickFixDeps {
@@ -115,9 +116,13 @@ async function addRoute(deps: QuickFixDeps, fix: Extract<QuickFix, { kind: 'addR
 }
 
 export function registerQuickFixes(selector: vscode.DocumentSelector, deps: QuickFixDeps): vscode.Disposable[] {
-  return [
-    vscode.languages.registerCodeActionsProvider(selector, codeActions(deps), { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] }),
-    vscode.commands.registerCommand(QUICK_FIX_COMMANDS.pickTenant, (uri: vscode.Uri, fix: Extract<QuickFix, { kind: 'pickTenant' }>) => pickTenant(deps, uri, fix)),
-    vscode.commands.registerCommand(QUICK_FIX_COMMANDS.addRoute, (fix: Extract<QuickFix, { kind: 'addRoute' }>) => addRoute(deps, fix)),
-  ];
+  return [vscode.languages.registerCodeActionsProvider(selector, codeActions(deps), { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] })];
+}
+
+/** The handlers of the quick fixes' commands, for the registrar (src/commands/registrar.ts). */
+export function quickFixCommands(deps: QuickFixDeps): CommandHandlers {
+  return {
+    [QUICK_FIX_COMMANDS.pickTenant]: (uri: vscode.Uri, fix: Extract<QuickFix, { kind: 'pickTenant' }>) => pickTenant(deps, uri, fix),
+    [QUICK_FIX_COMMANDS.addRoute]: (fix: Extract<QuickFix, { kind: 'addRoute' }>) => addRoute(deps, fix),
+  };
 }

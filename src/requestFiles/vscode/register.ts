@@ -5,11 +5,12 @@ import type { RouteRule, TenantApi } from '../../api/types';
 import type { HistoryEntry } from '../../engine/historyEntry';
 import { RequestFileRunner } from '../../engine/runner';
 import { defaultSystemContext } from '../../engine/systemVariables';
-import { registerRequestFileCommands } from './commands';
+import type { CommandHandlers } from '../../common/commandIds';
+import type { ResponseDocuments } from '../../views/responseDocuments';
+import { requestFileCommands } from './commands';
 import { isRequestDocument, ParsedDocuments } from './documents';
 import { registerLanguageFeatures } from './languageFeatures';
-import { FileResponseTabs } from './responseTabs';
-import { registerSaveToFile } from './saveToFile';
+import { saveToFileCommands } from './saveToFile';
 
 export interface RequestFilesDeps {
   api: Pick<TenantApi, 'send' | 'routeFor' | 'endpoints'>;
@@ -19,16 +20,21 @@ export interface RequestFilesDeps {
   environment?: () => Record<string, string>;
   /** The API settings in force (base URL, time limit of a call). */
   settings: () => ApiSettings;
-  /** The ad-hoc request history, for Save to Request File. */
-  history?: () => HistoryEntry[];
+  /** The request history (Send Request's): request-file sends go into it; Save to Request File reads it. */
+  history?: () => { entries(): HistoryEntry[]; add(entry: HistoryEntry): Promise<void> };
+  /** The one provider of response tabs (src/views). */
+  tabs: ResponseDocuments;
   /** Adds a route rule to the active environment's tenantApi.routes (the quick fix of an unknown path). */
   saveRoute?: (rule: RouteRule) => Promise<void>;
   /** The licence modules the active environment knows. */
   modules?: () => string[];
 }
 
-/** Request files (.http/.rest): running them (CodeLens, keybinding, Send All, cURL) and their language features. */
-export function registerRequestFiles(context: vscode.ExtensionContext, deps: RequestFilesDeps): void {
+/**
+ * Request files (.http/.rest): their language features, and the handlers of their commands (send,
+ * Send All, cURL, open a Send All row's response, Save to Request File) for the registrar.
+ */
+export function registerRequestFiles(context: vscode.ExtensionContext, deps: RequestFilesDeps): CommandHandlers {
   const environment = deps.environment ?? (() => ({}));
   const { tenants } = deps;
   let loading: Promise<void> | undefined;
@@ -49,7 +55,6 @@ export function registerRequestFiles(context: vscode.ExtensionContext, deps: Req
     system: (lookup) => defaultSystemContext(lookup),
   });
   const parsed = new ParsedDocuments();
-  const tabs = new FileResponseTabs();
   const features = registerLanguageFeatures({
     api: deps.api,
     runner,
@@ -60,16 +65,26 @@ export function registerRequestFiles(context: vscode.ExtensionContext, deps: Req
     modules: deps.modules,
   });
   context.subscriptions.push(
-    tabs,
     ...features.disposables,
-    ...registerRequestFileCommands({ api: deps.api, tenants, runner, parsed, tabs, baseUrl: () => deps.settings().baseUrl }),
     vscode.workspace.onDidOpenTextDocument((document) => {
       if (isRequestDocument(document) && tenants.known() === undefined) loadTenants(features.refresh);
     }),
     // Responses stay for the session (as in REST Client): a closed file, or one whose language another
     // extension changes (close + open), still chains. Deleted files drop theirs.
     vscode.workspace.onDidDeleteFiles((event) => event.files.forEach((uri) => runner.forget(uri.toString()))),
-    registerSaveToFile({ history: deps.history ?? (() => []), knownTenants: () => tenants.known() }),
   );
   if (vscode.workspace.textDocuments.some(isRequestDocument)) loadTenants(features.refresh);
+  return {
+    ...features.handlers,
+    ...requestFileCommands({
+      api: deps.api,
+      tenants,
+      runner,
+      parsed,
+      tabs: deps.tabs,
+      history: { add: async (entry) => deps.history?.().add(entry) },
+      baseUrl: () => deps.settings().baseUrl,
+    }),
+    ...saveToFileCommands({ history: () => deps.history?.().entries() ?? [], knownTenants: () => tenants.known() }),
+  };
 }

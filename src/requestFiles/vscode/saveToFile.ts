@@ -4,8 +4,7 @@ import type { HistoryEntry } from '../../engine/historyEntry';
 import { RESPONSE_SCHEME } from '../../views/responseDocuments';
 import { parseRequestFile } from '../../engine/parser';
 import { appendText, historyEntryForResponse, requestBlock, suggestedName } from '../../engine/saveBlock';
-
-export const SAVE_COMMAND = 'tenantApi.requestFile.saveRequest';
+import { COMMAND, type CommandHandlers } from '../../common/commandIds';
 
 export interface SaveDeps {
   history(): HistoryEntry[];
@@ -47,8 +46,11 @@ async function pickFile(): Promise<vscode.Uri | undefined> {
   return vscode.window.showSaveDialog({ filters: { [vscode.l10n.t('Request files')]: ['http', 'rest'] }, saveLabel: vscode.l10n.t('Create') });
 }
 
-export function registerSaveToFile(deps: SaveDeps): vscode.Disposable {
-  return vscode.commands.registerCommand(SAVE_COMMAND, async (argument?: unknown, target?: unknown) => {
+export function saveToFileCommands(deps: SaveDeps): CommandHandlers {
+  return { [COMMAND.saveRequest]: (argument?: unknown, target?: unknown) => saveRequest(deps, argument, target) };
+}
+
+async function saveRequest(deps: SaveDeps, argument: unknown, target: unknown): Promise<string | undefined> {
     const entry = await pickEntry(argument, deps);
     if (!entry) return undefined;
     const uri = target instanceof vscode.Uri ? target : typeof target === 'string' ? vscode.Uri.file(target) : await pickFile();
@@ -80,5 +82,4 @@ export function registerSaveToFile(deps: SaveDeps): vscode.Disposable {
     const last = document.lineCount - 1;
     editor.revealRange(new vscode.Range(last, 0, last, 0));
     return uri.toString();
-  });
 }

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { apiErrors, type ApiError } from '../../../src/api/errors';
+import { ERROR_ACTIONS } from '../../../src/api/errorActions';
 import type { ApiErrorKind, ApiResponse } from '../../../src/api/types';
 import {
   FIX_RESOURCE_COMMAND,
-  OUTCOMES,
   notificationActions,
   outcomeOfError,
   outcomeOfResponse,
@@ -104,7 +104,7 @@ describe('request outcome', () => {
 
   it('covers every error kind', () => {
     const kinds = new Set(table.map(([error]) => error.kind));
-    assert.deepEqual([...kinds].sort(), (Object.keys(OUTCOMES) as ApiErrorKind[]).sort());
+    assert.deepEqual([...kinds].sort(), (Object.keys(ERROR_ACTIONS) as ApiErrorKind[]).sort());
   });
 
   it('shows the server\'s error answer in its tab instead of a notification, but notifies a scripted call', () => {

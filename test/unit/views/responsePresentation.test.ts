@@ -5,6 +5,7 @@ import {
   dataSelector,
   responseTabKey,
   responseTitle,
+  tabTitle,
   selectorLine,
   sentBodyText,
   shownHeaderValue,
@@ -43,6 +44,20 @@ describe('responsePresentation', () => {
       'GET configurazioni · Rossi Costruzioni S.r.l. · 200',
     );
     assert.equal(responseTitle('GET', '/v10/user-tenants', { kind: 'user' }, 401), 'GET user-tenants · 401');
+  });
+
+  it('titles a request file\'s request the same way: its name, else its path (never "line 3"); no status when no answer came', () => {
+    const mi = dataSelector(table.match('/efat/'), milano, undefined);
+    assert.equal(responseTitle('GET', '/efat/api/v1/ditte?x=1', mi, 200, 'elenco'), 'GET elenco · RC-MI · 200');
+    assert.equal(responseTitle('GET', '/efat/api/v1/ditte?x=1', mi, 200), 'GET ditte · RC-MI · 200');
+    assert.equal(responseTitle('POST', '/efat/api/v1/ditte', undefined, undefined), 'POST ditte');
+  });
+
+  it('makes a title a document name: no extension added, no character a path cannot hold, empty parts left out', () => {
+    assert.equal(tabTitle(['GET ditte · RC-MI · 200', 'Produzione']), 'GET ditte · RC-MI · 200 · Produzione');
+    assert.equal(tabTitle(['GET ditte', undefined, '', '200']), 'GET ditte · 200');
+    assert.equal(tabTitle(['GET a/b?c#d', 'Env: x']), 'GET a b c d · Env x');
+    assert.equal(tabTitle([undefined]), 'response');
   });
 
   it('keys a tab by the request: the same request shares it, a different one (tenant, query, body, headers) does not', () => {

@@ -203,9 +203,12 @@ describe('environments', function () {
     try {
       const uri = vscode.Uri.file(file);
       const before = beta.requests.length;
-      await vscode.commands.executeCommand('tenantApi.requestFile.send', uri, 0);
+      const result = (await vscode.commands.executeCommand('tenantApi.requestFile.send', uri, 0)) as { title: string; document?: string };
       const sent = await waitFor(() => beta.requests.slice(before).find((request) => request.path === '/api/configurazioni'), { what: 'the GET in Beta' });
       assert.match(sent.url, /env=beta/);
+      // The response tab's title ends with the environment (not the default one).
+      const tab = vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((candidate) => candidate.input instanceof vscode.TabInputText && candidate.input.uri.toString() === result.document);
+      assert.equal(tab?.label, `${result.title} · Beta`);
 
       const declined = vscode.commands.executeCommand('tenantApi.requestFile.send', uri, 1);
       await driver.waitFor('.quick-input-widget .quick-input-title:has-text("Send POST to the protected environment")', { timeoutMs: 20_000 });

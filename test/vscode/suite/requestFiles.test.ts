@@ -141,6 +141,69 @@ describe('request files', function () {
     await waitFor(() => tabsLabelled('Send All twenty.http')[0], { what: 'the summary tab' });
   });
 
+  it('a request file\'s response tab: its path in the title, the status, no extension, JSON colours, Re-run and Copy as cURL from its title bar, in the history', async () => {
+    const file = path.join(folder, 'unnamed.http');
+    fs.writeFileSync(file, '# @tenant RC-MI\nGET /efat/api/v1/ditte?dimensionePagina=1\n');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const editor = await openFile(file);
+    const before = sandbox.requests.length;
+    await clickLens(editor, 1, 'Send line 2 with Tenant API Workbench');
+    await waitFor(() => sandbox.requests.slice(before).some((request) => request.path === '/efat/api/v1/ditte') || undefined, { timeoutMs: 30_000, what: 'the send' });
+    // Not "GET line 2": the path's last segment, whose data, the status; no ".jsonc" at the end.
+    const tab = await waitFor(() => tabsLabelled('GET ditte · RC-MI · 200')[0], { timeoutMs: 30_000, what: 'the tab "GET ditte · RC-MI · 200"' });
+    assert.equal(tab.label, 'GET ditte · RC-MI · 200');
+    const uri = (tab.input as vscode.TabInputText).uri;
+    assert.equal(uri.scheme, 'tenant-api-response', 'the one response provider');
+    const response = await waitFor(() => vscode.workspace.textDocuments.find((document) => document.uri.toString() === uri.toString() && document.languageId === 'jsonc'), { what: 'the tab in JSON' });
+    assert.match(response.getText(), /^\/\/ 200 OK/m);
+    const entry = (await workbenchApi()).history()[0];
+    assert.deepEqual([entry.method, entry.path, entry.query, entry.tenantId, entry.status], ['GET', '/efat/api/v1/ditte', { dimensionePagina: '1' }, tenant('RC-MI').id, 200], 'the send is in the history');
+
+    // The tab's title bar: Re-run sends the file's request again, into the same tab.
+    await vscode.window.showTextDocument(response, { preview: false, viewColumn: tab.group.viewColumn });
+    const actions = '.editor-group-container.active .editor-actions .action-label';
+    await driver.click(`${actions}.codicon-history`, { timeoutMs: 10_000 });
+    await waitFor(() => sandbox.requests.slice(before).filter((request) => request.path === '/efat/api/v1/ditte').length === 2 || undefined, { what: 'the re-run' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal(tabsLabelled('GET ditte · RC-MI').length, 1, 'the same tab');
+
+    await vscode.env.clipboard.writeText('');
+    await vscode.window.showTextDocument(response, { preview: false, viewColumn: tab.group.viewColumn });
+    await driver.click(`${actions}.codicon-terminal`, { timeoutMs: 10_000 });
+    const curl = await waitFor(async () => (await vscode.env.clipboard.readText()) || undefined, { what: 'the cURL command' });
+    assert.match(curl, /^curl .*\/efat\/api\/v1\/ditte\?dimensionePagina=1/);
+    assert.match(curl, /User-Tenant: /);
+    assert.ok(await driver.count(`${actions}.codicon-save-as`) === 1, 'Save to Request File is offered too');
+  });
+
+  it('Send All shows a table (status, time, size) whose rows open their responses', async () => {
+    const file = path.join(folder, 'three.http');
+    fs.writeFileSync(file, '# @name conf\nGET /api/configurazioni?dimensionePagina=1\n\n###\n# @tenant RC-TO\nGET /efat/api/v1/ditte?dimensionePagina=2\n\n###\nGET /api/does-not-exist\n');
+    const editor = await openFile(file);
+    await clickLens(editor, 1, 'Send every request of this file in order with Tenant API Workbench');
+    const tab = await waitFor(() => tabsLabelled('Send All three.http')[0], { timeoutMs: 60_000, what: 'the summary tab' });
+    const uri = (tab.input as vscode.TabInputText).uri;
+    const summary = await waitFor(() => vscode.workspace.textDocuments.find((document) => document.uri.toString() === uri.toString() && document.languageId === 'markdown'), { what: 'the summary in Markdown' });
+    const lines = summary.getText().split('\n');
+    assert.match(lines.find((line) => line.includes('Status')) ?? '', /^\| +Status \| +Time \| +Size \| Request \|$/);
+    const row = (title: string) => lines.findIndex((line) => line.includes(title));
+    assert.match(lines[row('GET conf ·')], /^\| +200 \| +\d+ ms \| +[\d.,]+ (B|KB|kB) \| GET conf · Rossi Costruzioni S\.r\.l\. · 200 \|$/);
+    assert.match(lines[row('GET ditte · RC-TO · 200')], /^\| +200 \| /);
+    assert.match(lines[row('GET does-not-exist')], /^\| +404 \| /);
+
+    const links = (await vscode.commands.executeCommand('vscode.executeLinkProvider', uri)) as vscode.DocumentLink[];
+    assert.equal(links.length, 3, 'a link per row');
+    // The user puts the cursor on the second row's link and opens it (Open Link, as Ctrl+click does).
+    const shown = await vscode.window.showTextDocument(summary, { preview: false, viewColumn: tab.group.viewColumn });
+    const link = links.find((candidate) => candidate.range.start.line === row('GET ditte · RC-TO · 200'));
+    assert.ok(link);
+    shown.selection = new vscode.Selection(link.range.start.translate(0, 2), link.range.start.translate(0, 2));
+    await vscode.commands.executeCommand('editor.action.openLink');
+    const opened = await waitFor(() => (vscode.window.activeTextEditor?.document.uri.path.endsWith('/GET ditte · RC-TO · 200') ? vscode.window.activeTextEditor : undefined), { what: 'the response of the second row' });
+    assert.match(opened.document.getText(), /^\/\/ GET http:\/\/127\.0\.0\.1:\d+\/efat\/api\/v1\/ditte\?dimensionePagina=2$/m);
+    assert.equal(opened.document.languageId, 'jsonc');
+  });
+
   it('a bad file shows its diagnostics', async () => {
     const file = path.join(folder, 'bad.http');
     fs.writeFileSync(

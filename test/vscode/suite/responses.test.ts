@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Sandbox } from '../../sandbox';
+import { driver } from './helpers/driver';
 import {
   configure,
   endWorkbenchSuite,
@@ -85,7 +86,7 @@ describe('response tabs', function () {
     const milano = await ditte('RC-MI');
     const torino = await ditte('RC-TO');
     assert.notEqual(milano.document, torino.document);
-    assert.deepEqual(responseTabs().sort(), ['GET ditte · RC-MI · 200.jsonc', 'GET ditte · RC-TO · 200.jsonc']);
+    assert.deepEqual(responseTabs().sort(), ['GET ditte · RC-MI · 200', 'GET ditte · RC-TO · 200']);
     assert.match(textOf(milano), /\n\/\/ Tenant: .* \(RC-MI\) /);
     assert.match(textOf(torino), /\n\/\/ Tenant: .* \(RC-TO\) /);
   });
@@ -100,13 +101,24 @@ describe('response tabs', function () {
     assert.notEqual(usage(textOf(again)), usage(before), 'the tab shows the second response');
   });
 
+  it('Re-run in a response tab\'s title bar sends that tab\'s request again, without asking which', async () => {
+    const milano = await ditte('RC-MI');
+    await ditte('RC-TO');
+    await vscode.window.showTextDocument(vscode.Uri.parse(milano.document!), { preview: false });
+    const before = sandbox.requests.length;
+    await driver.click('.editor-group-container.active .editor-actions .action-label.codicon-history', { timeoutMs: 10_000 });
+    const sent = await waitFor(() => sandbox.requests.slice(before).find((request) => request.path === '/efat/api/v1/ditte'), { what: 'the re-run' });
+    assert.equal(sent.headers['user-tenant'], tenant('RC-MI').id, 'the tab\'s request, not the last one sent');
+    assert.equal(await driver.count('.quick-input-widget:not([style*="display: none"]) .quick-input-list .monaco-list-row'), 0, 'no history picker');
+  });
+
   it('shows every response in one tab when tenantApi.responses.tabPerRequest is off', async () => {
     await configure({ 'responses.tabPerRequest': false });
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await ditte('RC-MI');
     await ditte('RC-TO');
     const last = await send({ method: 'GET', path: '/api/configurazioni' });
-    assert.deepEqual(responseTabs(), [`GET configurazioni · ${ROSSI} · 200.jsonc`]);
+    assert.deepEqual(responseTabs(), [`GET configurazioni · ${ROSSI} · 200`]);
     assert.match(textOf(last), /^\/\/ GET http:\/\/127\.0\.0\.1:\d+\/api\/configurazioni\n/);
   });
 
@@ -144,7 +156,7 @@ describe('response tabs', function () {
       const result = (await vscode.commands.executeCommand('tenantApi.requestFile.send', vscode.Uri.file(file), 0)) as Summary & { title?: string };
       assert.equal(result.status, 200, JSON.stringify(result));
       // "# @tenant BA-PR" names the request; no User-Tenant goes with a base-URL path, the key selects the data.
-      assert.equal(result.title, `GET conf · ${ROSSI}`);
+      assert.equal(result.title, `GET conf · ${ROSSI} · 200`);
       const header = headerBlock(textOf(result));
       assert.match(header, /\n\/\/ Data of the licence key's organization: Rossi Costruzioni S\.r\.l\. \(key org-rossi core, module core; no tenant is sent\)\n/);
       assert.doesNotMatch(header, /Tenant: |Bianchi/);
@@ -184,6 +196,6 @@ describe('response tabs', function () {
     const header = headerBlock(textOf(summary));
     assert.match(header, new RegExp(`\\n// Data of the licence key's organization: ${ROSSI.replace(/\./g, '\\.')} \\(key org-rossi core, module core; no tenant is sent\\)\\n`));
     assert.doesNotMatch(header, /Tenant: |Bianchi/);
-    assert.ok(responseTabs().includes(`GET configurazioni · ${ROSSI} · 200.jsonc`), responseTabs().join(' | '));
+    assert.ok(responseTabs().includes(`GET configurazioni · ${ROSSI} · 200`), responseTabs().join(' | '));
   });
 });
