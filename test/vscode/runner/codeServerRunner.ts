@@ -16,11 +16,14 @@ interface Options extends EditorRunOptions {
   editors: number;
 }
 
-/** Two editors for a whole run (the suite mostly waits, so two share two cores well); one for --grep or --locale. */
+/**
+ * Three editors for a whole run: the suite mostly waits (about 200 s of CPU in a 200-270 s run of three
+ * editors on two cores), so three share two cores well; one for --grep, --locale or --headed.
+ */
 function defaultEditors(options: Options): number {
   const fromEnvironment = Number(process.env.TENANT_API_TEST_EDITORS);
   if (Number.isInteger(fromEnvironment) && fromEnvironment > 0) return fromEnvironment;
-  return options.grep || options.locale || options.headed ? 1 : 2;
+  return options.grep || options.locale || options.headed ? 1 : 3;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -66,7 +69,7 @@ function usage(problem?: string): never {
     'usage: npm run test:vscode -- [--grep <pattern>] [--locale <tag>] [--editors <n>] [--timeout <seconds>] [--no-build] [--verbose] [--keep] [--headed] [--update-screenshots]\n' +
       '  --locale    VS Code\'s display language, e.g. it (a language pack built from npm packages; the italian tests run only so)\n' +
       '  --grep      run only tests whose full title matches the pattern (a regular expression)\n' +
-      '  --editors   how many editors run the suite at once, each a share of the test files (default 2, 1 with --grep,\n' +
+      '  --editors   how many editors run the suite at once, each a share of the test files (default 3, 1 with --grep,\n' +
       '              --locale or --headed; or TENANT_API_TEST_EDITORS)\n' +
       '  --timeout   time limit for the whole suite (default 900 s, or TENANT_API_TEST_TIMEOUT_SECONDS)\n' +
       '  --no-build  use the existing dist/ (skip node esbuild.mjs --tests)\n' +
