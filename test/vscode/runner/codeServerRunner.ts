@@ -17,7 +17,7 @@ interface Options extends EditorRunOptions {
 }
 
 /**
- * Three editors for a whole run: the suite mostly waits (about 200 s of CPU in a 200-270 s run of three
+ * Three editors for a whole run: the suite mostly waits (about 200 s of CPU in a 187-203 s run of three
  * editors on two cores), so three share two cores well; one for --grep, --locale or --headed.
  */
 function defaultEditors(options: Options): number {
