@@ -226,6 +226,8 @@ export interface StartOptions {
   keepUserData?: boolean;
   /** VS Code's display language (an IETF tag such as 'it'): installs a language pack built from npm (languagePack.ts). */
   locale?: string;
+  /** An environment variable the server (and so its extension host) gets with the user-data-dir in it. */
+  userDataVariable?: string;
 }
 
 export interface RunningCodeServer {
@@ -297,7 +299,7 @@ export async function startCodeServer(options: StartOptions = {}): Promise<Runni
     ],
     {
       cwd: os.tmpdir(),
-      env: cleanEnv({ ...proxyEnv, ...options.env }),
+      env: cleanEnv({ ...proxyEnv, ...options.env, ...(options.userDataVariable ? { [options.userDataVariable]: userDataDir } : {}) }),
       stdio: ['ignore', 'pipe', 'pipe'],
       // Its own process group, so stop() reaches the extension host and file watchers too.
       detached: true,

@@ -2,31 +2,28 @@
 // inside a real VS Code extension host: code-server 4.100.3 (VS Code 1.100.3) on 127.0.0.1, driven by
 // the system Chromium. Exits non-zero when a test fails or is pending, the editor does not start, or no test ran.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Page } from 'playwright-core';
-import { launchBrowser, type LaunchedBrowser } from './browser';
-import { ensureCodeServer, startCodeServer, type RunningCodeServer } from './codeServer';
-import { startDriverServer, type DriverServer } from './driverServer';
-import { repoRoot, logsDir, runsDir, screenshotsDir, suiteEntry } from './paths';
+import { codeServerVersion, ensureCodeServer } from './codeServer';
+import { runEditor, type EditorRunOptions, type EditorRunResult } from './editorRun';
+import { repoRoot, logsDir, runsDir, suiteEntry } from './paths';
 import { checkRunPrerequisites } from './prerequisites';
 import { run, tail } from './processes';
-import { SignInRobot } from './robot';
-import { parseSummary, startPattern, type SuiteSummary } from './summary';
+import { splitFiles } from './shards';
 
-interface Options {
-  grep?: string;
-  /** VS Code's display language (--locale it): a language pack built from npm, see languagePack.ts. */
-  locale?: string;
+interface Options extends EditorRunOptions {
   build: boolean;
-  /** Time for the editor to start and the suite to print its first line. */
-  startTimeoutMs: number;
-  /** Time for the whole suite. */
-  suiteTimeoutMs: number;
-  verbose: boolean;
-  keep: boolean;
-  headed: boolean;
-  updateScreenshots: boolean;
+  /** How many editors run the suite at once, each a share of the test files (--editors). */
+  editors: number;
+}
+
+/**
+ * Three editors for a whole run: the suite mostly waits (about 200 s of CPU in a 187-203 s run of three
+ * editors on two cores), so three share two cores well; one for --grep, --locale or --headed.
+ */
+function defaultEditors(options: Options): number {
+  const fromEnvironment = Number(process.env.TENANT_API_TEST_EDITORS);
+  if (Number.isInteger(fromEnvironment) && fromEnvironment > 0) return fromEnvironment;
+  return options.grep || options.locale || options.headed ? 1 : 3;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -38,6 +35,7 @@ function parseArgs(argv: string[]): Options {
     keep: false,
     headed: false,
     updateScreenshots: false,
+    editors: 0,
   };
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index];
@@ -55,19 +53,24 @@ function parseArgs(argv: string[]): Options {
     else if (arg === '--headed') options.headed = true;
     else if (arg === '--update-screenshots') options.updateScreenshots = true;
     else if (arg === '--timeout') options.suiteTimeoutMs = Number(value()) * 1000;
+    else if (arg === '--editors') options.editors = Number(value());
     else if (arg === '--help' || arg === '-h') usage();
     else usage(`unknown argument ${arg}`);
   }
   if (!(options.suiteTimeoutMs > 0)) usage('--timeout needs a number of seconds');
+  if (options.editors === 0) options.editors = defaultEditors(options);
+  if (!Number.isInteger(options.editors) || options.editors < 1) usage('--editors needs a whole number from 1');
   return options;
 }
 
 function usage(problem?: string): never {
   if (problem) console.error(problem);
   (problem ? console.error : console.log)(
-    'usage: npm run test:vscode -- [--grep <pattern>] [--locale <tag>] [--timeout <seconds>] [--no-build] [--verbose] [--keep] [--headed] [--update-screenshots]\n' +
+    'usage: npm run test:vscode -- [--grep <pattern>] [--locale <tag>] [--editors <n>] [--timeout <seconds>] [--no-build] [--verbose] [--keep] [--headed] [--update-screenshots]\n' +
       '  --locale    VS Code\'s display language, e.g. it (a language pack built from npm packages; the italian tests run only so)\n' +
       '  --grep      run only tests whose full title matches the pattern (a regular expression)\n' +
+      '  --editors   how many editors run the suite at once, each a share of the test files (default 3, 1 with --grep,\n' +
+      '              --locale or --headed; or TENANT_API_TEST_EDITORS)\n' +
       '  --timeout   time limit for the whole suite (default 900 s, or TENANT_API_TEST_TIMEOUT_SECONDS)\n' +
       '  --no-build  use the existing dist/ (skip node esbuild.mjs --tests)\n' +
       '  --verbose   also print the browser console and the driver\'s calls\n' +
@@ -125,7 +128,7 @@ async function main(): Promise<number> {
   const onSignal = (signal: NodeJS.Signals) => {
     if (interrupted) return;
     interrupted = true;
-    say(`${signal}: stopping the browser and the editor ...`);
+    say(`${signal}: stopping the browsers and the editors ...`);
     void cleanup.run().then(() => process.exit(130));
   };
   process.on('SIGINT', onSignal);
@@ -138,165 +141,93 @@ async function main(): Promise<number> {
   process.on('uncaughtException', onUncaught);
   process.on('unhandledRejection', onUncaught);
   pruneOldFiles();
-
-  let server: RunningCodeServer | undefined;
-  let workbench: Page | undefined;
-  const failWith = async (message: string): Promise<number> => {
+  const failWith = (message: string): number => {
     console.error(`\n[runner] FAILED: ${message}`);
-    if (workbench && !workbench.isClosed()) {
-      const file = path.join(screenshotsDir, 'failure-workbench.png');
-      fs.mkdirSync(screenshotsDir, { recursive: true });
-      await workbench.screenshot({ path: file, timeout: 5000 }).then(
-        () => console.error(`[runner] screenshot of the workbench: ${path.relative(repoRoot, file)}`),
-        () => undefined,
-      );
-    }
-    if (server) console.error(`[runner] code-server log (${server.logFile}), last lines:\n${tail(server.logFile, 60)}`);
     return 1;
   };
 
   try {
     checkRunPrerequisites();
-    if (options.build) {
-      const started = Date.now();
-      fs.mkdirSync(logsDir, { recursive: true });
-      const buildLog = path.join(logsDir, 'build.log');
-      fs.writeFileSync(buildLog, '');
-      const code = await run(process.execPath, ['esbuild.mjs', '--tests'], { cwd: repoRoot, logFile: buildLog, env: process.env });
-      if (code !== 0) {
-        console.error(tail(buildLog, 60));
-        return await failWith('the build failed (node esbuild.mjs --tests)');
-      }
-      say(`built the extension and the suite in ${seconds(started)}`);
-    }
-    if (!fs.existsSync(suiteEntry)) return await failWith(`${path.relative(repoRoot, suiteEntry)} is missing: run node esbuild.mjs --tests`);
+    if (options.build && !(await build())) return failWith('the build failed (node esbuild.mjs --tests)');
+    if (!fs.existsSync(suiteEntry)) return failWith(`${path.relative(repoRoot, suiteEntry)} is missing: run node esbuild.mjs --tests`);
 
     const installStarted = Date.now();
     const install = await ensureCodeServer();
     say(`code-server ${install.version} ready in ${seconds(installStarted)}`);
 
-    const driver: DriverServer = await startDriverServer((line) => (options.verbose || !line.startsWith('[driver]') || line.includes('failed')) && say(line));
-    cleanup.add(() => driver.close());
-
-    // An empty folder outside the repository (no git parent, no file watching of node_modules).
-    const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-workspace-'));
-    cleanup.add(async () => options.keep || fs.rmSync(workspace, { recursive: true, force: true }));
-
-    const serverStarted = Date.now();
-    server = await startCodeServer({
-      folder: workspace,
-      keepUserData: options.keep,
-      locale: options.locale,
-      env: {
-        // Environment variables of the server reach its extension host's process.env.
-        TENANT_API_TEST_DRIVER: driver.url,
-        TENANT_API_TEST_GREP: options.grep ?? '',
-        TENANT_API_TEST_REPO: repoRoot,
-        TENANT_API_TEST_UPDATE_SCREENSHOTS: options.updateScreenshots ? '1' : '',
-      },
-    });
-    const running = server;
-    cleanup.add(() => running.stop());
-    say(`code-server listening on ${server.url} after ${seconds(serverStarted)} (log: ${path.relative(repoRoot, server.logFile)})`);
-
-    const browserStarted = Date.now();
-    const browser: LaunchedBrowser = await launchBrowser({ headless: !options.headed });
-    cleanup.add(() => browser.close());
-    say(`Chromium ${browser.version} started in ${seconds(browserStarted)}`);
+    const groups = options.editors > 1 ? splitFiles(suiteFiles(), options.editors) : [undefined];
+    if (groups.length > 1) say(`${groups.length} editors at once, each running a share of the test files (--editors ${options.editors})`);
+    const results = await Promise.all(
+      groups.map((files, index) =>
+        runEditor(options, {
+          install,
+          files,
+          name: groups.length > 1 ? String(index + 1) : undefined,
+          onCleanup: (step) => cleanup.add(step),
+          interrupted: () => interrupted,
+        }),
+      ),
+    );
     if (interrupted) return 130;
-
-    const page = await browser.context.newPage();
-    workbench = page;
-    const robot = new SignInRobot(browser.context, { codeServerPort: server.port, isIgnoredPage: (candidate) => candidate === page, log: say });
-    driver.attach({ context: browser.context, workbench: page, robot, browserVersion: browser.version, vscodeVersion: install.vscodeVersion });
-
-    let firstLine: (() => void) | undefined;
-    const started = new Promise<void>((resolve) => (firstLine = resolve));
-    let exitCode: ((code: number) => void) | undefined;
-    const exited = new Promise<number>((resolve) => (exitCode = resolve));
-    const suiteLines: string[] = [];
-    // The workbench's own start-up chatter arrives here too: keep it for a failed start (or --verbose),
-    // and print everything from the suite's first line on.
-    const startupLines: string[] = [];
-    let suiteRunning = false;
-    let suiteEnded = false;
-    await page.exposeFunction('codeAutomationLog', (type: string, message: unknown) => {
-      const text = typeof message === 'string' ? message : Array.isArray(message) ? message.join(' ') : JSON.stringify(message);
-      if (!suiteRunning && startPattern.test(text)) {
-        suiteRunning = true;
-        firstLine?.();
-      }
-      if ((!suiteRunning || suiteEnded) && !options.verbose) {
-        // Before the suite: kept for a failed start. After it: the workbench shutting down.
-        if (!suiteRunning) startupLines.push(`[${type}] ${text}`);
-        return;
-      }
-      suiteLines.push(text);
-      (type === 'error' ? process.stderr : process.stdout).write(`${text}\n`);
-    });
-    await page.exposeFunction('codeAutomationExit', (code: number, logs?: Array<{ relativePath: string; contents: string }>) => {
-      if (Array.isArray(logs) && logs.length > 0) {
-        const dir = path.join(logsDir, `editor-logs-${running.port}`);
-        say(`the editor's own logs: ${path.relative(repoRoot, dir)}`);
-        fs.rmSync(dir, { recursive: true, force: true });
-        for (const entry of logs) {
-          const file = path.join(dir, entry.relativePath.replace(/\.\.+/g, '_'));
-          fs.mkdirSync(path.dirname(file), { recursive: true });
-          fs.writeFileSync(file, entry.contents);
-        }
-      }
-      suiteEnded = true;
-      exitCode?.(code);
-    });
-    page.on('pageerror', (error) => options.verbose && say(`[page error] ${error.message}`));
-    page.on('console', (message) => options.verbose && say(`[browser ${message.type()}] ${message.text()}`));
-    let died: ((what: string) => void) | undefined;
-    const death = new Promise<string>((resolve) => (died = resolve));
-    page.on('crash', () => died?.('the workbench page crashed'));
-    browser.browser.on('disconnected', () => died?.('the browser exited'));
-    void running.exited.then((code) => died?.(`code-server exited (${code})`));
-
-    const payload: Array<[string, string]> = [
-      ['extensionDevelopmentPath', server.remoteUri(repoRoot)],
-      ['extensionTestsPath', server.remoteUri(suiteEntry)],
-      ['skipWelcome', 'true'],
-    ];
-    const suiteStarted = Date.now();
-    say(`opening the workbench (VS Code ${install.vscodeVersion})${options.grep ? `, tests matching /${options.grep}/` : ''}`);
-    await page.goto(server.workbenchUrl(payload), { timeout: 60_000 });
-
-    const timeout = (ms: number, what: string) => new Promise<string>((resolve) => setTimeout(() => resolve(what), ms).unref());
-    const startResult = await Promise.race([started.then(() => 'started'), exited.then(() => 'exited'), death, timeout(options.startTimeoutMs, 'timeout')]);
-    if (interrupted) return 130;
-    if (startResult === 'started') say(`the editor started the suite ${seconds(suiteStarted)} after opening the workbench`);
-    if (startResult !== 'started') {
-      if (startupLines.length > 0) console.error(`[runner] the workbench said, before that:\n${startupLines.slice(-80).join('\n')}`);
-      if (startResult === 'timeout') return await failWith(`the editor did not start the test suite within ${options.startTimeoutMs / 1000} s`);
-      if (startResult === 'exited') return await failWith('the editor ended the test run before the suite started (could it load dist/test/suite/index.js?)');
-      return await failWith(`${startResult} before the suite started`);
-    }
-    const result = await Promise.race([exited, death, timeout(options.suiteTimeoutMs, 'timeout')]);
-    if (interrupted) return 130;
-    if (result === 'timeout') return await failWith(`the suite did not finish within ${options.suiteTimeoutMs / 1000} s`);
-    if (typeof result === 'string') return await failWith(`${result} while the suite ran`);
-
-    const summary: SuiteSummary | undefined = parseSummary(suiteLines);
-    say(`suite finished in ${seconds(suiteStarted)} (whole run ${seconds(runStarted)}) with exit code ${result}`);
-    say(`VS Code ${install.vscodeVersion} (code-server ${install.version}), Chromium ${browser.version}`);
-    if (!summary) return await failWith('the suite printed no "TESTS:" summary line: it did not run (see the output above)');
-    if (summary.failed > 0) return await failWith(`${summary.failed} test(s) failed, ${summary.passed} passed`);
-    // In this editor the driver is there for every test: a pending test (this.skip(), xit, a skipped
-    // hook) would count as passing what it never checked. test:electron may skip the browser tests.
-    if (summary.pending > 0) return await failWith(`${summary.pending} test(s) pending, ${summary.passed} passed: under the code-server runner every test must run (see the list above)`);
-    if (summary.passed === 0) return await failWith(`no test ran${options.grep ? ` (does --grep /${options.grep}/ match any test?)` : ''}`);
-    if (result !== 0) return await failWith(`the suite's run() failed (exit code ${result}) although no test failed`);
-    say(`PASSED: ${summary.passed} passed, 0 pending`);
-    return 0;
+    return verdict(results, options, install.vscodeVersion, runStarted);
   } catch (error) {
-    return await failWith((error as Error).message);
+    return failWith((error as Error).message);
   } finally {
     await cleanup.run();
   }
+}
+
+async function build(): Promise<boolean> {
+  const started = Date.now();
+  fs.mkdirSync(logsDir, { recursive: true });
+  const buildLog = path.join(logsDir, 'build.log');
+  fs.writeFileSync(buildLog, '');
+  const code = await run(process.execPath, ['esbuild.mjs', '--tests'], { cwd: repoRoot, logFile: buildLog, env: process.env });
+  if (code !== 0) {
+    console.error(tail(buildLog, 60));
+    return false;
+  }
+  say(`built the extension and the suite in ${seconds(started)}`);
+  return true;
+}
+
+/** The suite's test files, as esbuild wrote them beside its entry. */
+function suiteFiles(): string[] {
+  return fs
+    .readdirSync(path.dirname(suiteEntry))
+    .filter((name) => name.endsWith('.test.js'))
+    .sort();
+}
+
+/** The run's exit code from every editor's result: 0 only when tests ran, none failed and none is pending. */
+function verdict(results: EditorRunResult[], options: Options, vscodeVersion: string, runStarted: number): number {
+  const failWith = (message: string): number => {
+    console.error(`\n[runner] FAILED: ${message}`);
+    return 1;
+  };
+  const total = results.reduce(
+    (sum, result) => ({
+      passed: sum.passed + (result.summary?.passed ?? 0),
+      failed: sum.failed + (result.summary?.failed ?? 0),
+      pending: sum.pending + (result.summary?.pending ?? 0),
+    }),
+    { passed: 0, failed: 0, pending: 0 },
+  );
+  const several = results.length > 1;
+  results.forEach((result, index) => {
+    const name = several ? `editor ${index + 1}: ` : '';
+    say(`${name}${result.summary ? `${result.summary.passed} passed, ${result.summary.failed} failed, ${result.summary.pending} pending` : 'no summary'} in ${(result.suiteMs / 1000).toFixed(1)} s${result.failure ? ` (${result.failure})` : ''}`);
+  });
+  say(`whole run ${seconds(runStarted)}; VS Code ${vscodeVersion} (code-server ${codeServerVersion})`);
+  const failures = results.map((result, index) => result.failure && `${several ? `editor ${index + 1}: ` : ''}${result.failure}`).filter(Boolean);
+  if (failures.length > 0) return failWith(failures.join('; '));
+  if (total.failed > 0) return failWith(`${total.failed} test(s) failed, ${total.passed} passed`);
+  // In this editor the driver is there for every test: a pending test (this.skip(), xit, a skipped
+  // hook) would count as passing what it never checked. test:electron may skip the browser tests.
+  if (total.pending > 0) return failWith(`${total.pending} test(s) pending, ${total.passed} passed: under the code-server runner every test must run (see the list above)`);
+  if (total.passed === 0) return failWith(`no test ran${options.grep ? ` (does --grep /${options.grep}/ match any test?)` : ''}`);
+  say(`PASSED: ${total.passed} passed, 0 pending`);
+  return 0;
 }
 
 main().then(

@@ -23,6 +23,9 @@ type Handler = (body: Body, target: DriverTarget) => Promise<unknown>;
 
 const defaultTimeoutMs = 10_000;
 
+/** Pages that did not close within closePages' time once. */
+const stuckPages = new WeakSet<Page>();
+
 function str(body: Body, key: string, required = true): string {
   const value = body[key];
   if (typeof value === 'string' && value.length > 0) return value;
@@ -103,17 +106,20 @@ const handlers: Record<string, Handler> = {
   },
   async closePages(_body, target) {
     const others = target.context.pages().filter((page) => page !== target.workbench);
-    // A page stuck in navigation or unload can make close() wait forever: give each a few seconds.
+    // A page stuck in navigation or unload can make close() wait forever: give each a few seconds,
+    // once. One that stayed stuck is asked again but not waited for: it would cost every later test's
+    // afterEach those seconds again (seen under load: 17 x 5 s in one editor).
     const results = await Promise.all(
       others.map((page) =>
         Promise.race([
           page.close({ runBeforeUnload: false }).then(() => true, () => false),
-          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5000)),
+          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), stuckPages.has(page) ? 100 : 5000)),
         ]),
       ),
     );
-    const stuck = others.filter((_, index) => !results[index]).map((page) => page.url());
-    return { closed: results.filter(Boolean).length, stuck };
+    const stuck = others.filter((_, index) => !results[index]);
+    for (const page of stuck) stuckPages.add(page);
+    return { closed: results.filter(Boolean).length, stuck: stuck.map((page) => page.url()) };
   },
   async screenshot(body, target) {
     const file = screenshotPath(str(body, 'path'));

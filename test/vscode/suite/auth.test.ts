@@ -229,7 +229,8 @@ describe('sign-in inside VS Code', function () {
 
   it('the "Tenant API" log tells the sign-in steps and holds no token, code, state or verifier', async () => {
     const { repoRoot } = await driver.info();
-    const runs = path.join(repoRoot, '.vscode-test', 'runs');
+    // This editor's user-data-dir (several editors run at once), else every run's.
+    const runs = process.env.TENANT_API_TEST_USER_DATA ?? path.join(repoRoot, '.vscode-test', 'runs');
     const logs = fs.readdirSync(runs, { recursive: true, encoding: 'utf8' })
       .filter((name) => name.endsWith('Tenant API.log'))
       .map((name) => path.join(runs, name))

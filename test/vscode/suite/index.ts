@@ -7,10 +7,13 @@ import * as util from 'node:util';
 import Mocha from 'mocha';
 import * as vscode from 'vscode';
 import { formatSummary, startLine } from '../runner/summary';
+import { SuiteTimings } from '../runner/suiteTimings';
 import { driver, driverVariable } from './helpers/driver';
 
 /** Set by the runner from --grep: only tests whose full title matches run. */
 const grepVariable = 'TENANT_API_TEST_GREP';
+/** Set by the runner when it splits the suite between editors: the test files (a.test.js,b.test.js) this editor runs. */
+const filesVariable = 'TENANT_API_TEST_FILES';
 
 // The extension host forwards console.log's arguments without applying printf-style formats.
 Mocha.reporters.Base.consoleLog = (...args: unknown[]) => console.log(util.format(...args));
@@ -57,10 +60,15 @@ export function run(): Promise<void> {
     console.log(formatSummary({ passed: 0, failed: 1, pending: 0 }));
     return Promise.reject(new Error(`a browser-hosted editor without ${driverVariable}: the code-server runner gives every test the browser driver, so no test may skip its UI part`));
   }
+  const only = process.env[filesVariable] ? new Set(process.env[filesVariable].split(',')) : undefined;
   const files = fs
     .readdirSync(__dirname)
-    .filter((name) => name.endsWith('.test.js'))
+    .filter((name) => name.endsWith('.test.js') && (!only || only.has(name)))
     .sort();
+  if (only && files.length !== only.size) {
+    console.log(formatSummary({ passed: 0, failed: 1, pending: 0 }));
+    return Promise.reject(new Error(`${filesVariable} names files that are not in ${__dirname}: ${[...only].filter((name) => !files.includes(name)).join(', ')}`));
+  }
   for (const name of files) mocha.addFile(path.join(__dirname, name));
 
   return new Promise((resolve, reject) => {
@@ -68,6 +76,7 @@ export function run(): Promise<void> {
       const pending: string[] = [];
       const runner = mocha.run(() => {
         const stats = runner.stats ?? { passes: 0, failures: 0, pending: 0 };
+        writeTimings(timings);
         if (everyTestMustRun && pending.length > 0) {
           console.log(`${pending.length} test(s) pending, which the code-server runner does not allow:\n${pending.map((title) => `  - ${title}`).join('\n')}`);
         }
@@ -78,6 +87,7 @@ export function run(): Promise<void> {
         else if (stats.passes === 0) reject(new Error(grep ? `no test matches /${grep}/` : 'no test ran'));
         else resolve();
       });
+      const timings = new SuiteTimings(runner);
       runner.on('pending', (test: Mocha.Test) => pending.push(test.fullTitle()));
     } catch (error) {
       // A test file that throws while loading (or a .only with forbidOnly) lands here.
@@ -86,4 +96,19 @@ export function run(): Promise<void> {
       reject(error);
     }
   });
+}
+
+/** Prints where the time went, and keeps every step's time in .vscode-test/logs/suite-timings[-<editor>].json. */
+function writeTimings(timings: SuiteTimings): void {
+  console.log(timings.report().join('\n'));
+  const repo = process.env.TENANT_API_TEST_REPO;
+  if (!repo) return;
+  try {
+    const dir = path.join(repo, '.vscode-test', 'logs');
+    fs.mkdirSync(dir, { recursive: true });
+    const editor = process.env.TENANT_API_TEST_EDITOR;
+    fs.writeFileSync(path.join(dir, `suite-timings${editor ? `-${editor}` : ''}.json`), JSON.stringify(timings.steps, undefined, 1));
+  } catch (error) {
+    console.log(`(suite timings not saved: ${(error as Error).message})`);
+  }
 }

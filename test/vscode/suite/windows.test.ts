@@ -22,8 +22,10 @@ async function burst(page: number): Promise<void> {
   for (let i = 0; i < BURST; i++) await driver.press('Control+Alt+Shift+F9', { page });
 }
 
-/** The User folder of this run's code-server (the newest run under .vscode-test/runs of the repository). */
+/** The User folder of this editor's code-server (the runner names its user-data-dir; else the newest run under .vscode-test/runs). */
 function userFolder(): string {
+  // Several editors may run at once (npm run test:vscode starts two): the newest run may be another one's.
+  if (process.env.TENANT_API_TEST_USER_DATA) return path.join(process.env.TENANT_API_TEST_USER_DATA, 'User');
   const runs = path.join(process.env.TENANT_API_TEST_REPO ?? '', '.vscode-test', 'runs');
   const newest = fs
     .readdirSync(runs)
