@@ -24,7 +24,7 @@ async function burst(page: number): Promise<void> {
 
 /** The User folder of this editor's code-server (the runner names its user-data-dir; else the newest run under .vscode-test/runs). */
 function userFolder(): string {
-  // Several editors may run at once (npm run test:vscode starts two): the newest run may be another one's.
+  // Several editors run at once (npm run test:vscode starts three): the newest run may be another one's.
   if (process.env.TENANT_API_TEST_USER_DATA) return path.join(process.env.TENANT_API_TEST_USER_DATA, 'User');
   const runs = path.join(process.env.TENANT_API_TEST_REPO ?? '', '.vscode-test', 'runs');
   const newest = fs
