@@ -10,6 +10,7 @@ import {
 } from '../api/licenceHolders';
 import type { LicenceKeyInfo, TenantRecord } from '../api/types';
 import { COMMAND } from '../common/commandIds';
+import { settleOnce } from './quickInputSteps';
 
 /** What the organization question needs to know of the workbench. */
 export interface HolderPickDeps {
@@ -113,7 +114,7 @@ async function pickCoveredTenants(deps: HolderPickDeps, module: string, key: str
   quickPick.selectedItems = items.filter((item) => current?.tenantIds?.includes(item.tenant.id));
   quickPick.busy = false;
   const answer = await new Promise<{ selected: TenantRecord[] } | undefined>((resolve) => {
-    const finish = settle(resolve, quickPick);
+    const finish = settleOnce(resolve, quickPick);
     quickPick.onDidAccept(() => {
       const ticked = quickPick.selectedItems.length > 0 ? quickPick.selectedItems : onlyShown(items, quickPick.value);
       const selected = ticked.map((item) => item.tenant);
@@ -161,17 +162,6 @@ async function nameOrganization(known: readonly string[], key: string, suggested
     },
   });
   return typed === undefined ? undefined : canonicalOrganization(typed, known);
-}
-
-/** Resolves once and disposes the quick pick (hiding it, which dispose does, would resolve again). */
-function settle<R>(resolve: (result: R) => void, input: { dispose(): void }): (result: R) => void {
-  let done = false;
-  return (result) => {
-    if (done) return;
-    done = true;
-    resolve(result);
-    input.dispose();
-  };
 }
 
 function holderItems(choices: HolderChoice[], signedIn: boolean): Item[] {

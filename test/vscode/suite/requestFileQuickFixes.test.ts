@@ -71,10 +71,18 @@ describe('request file quick fixes', function () {
     editor = await vscode.window.showTextDocument(editor.document, { viewColumn: vscode.ViewColumn.One, preview: false });
     editor.selection = new vscode.Selection(diagnostic.range.start, diagnostic.range.start);
     editor.revealRange(diagnostic.range, vscode.TextEditorRevealType.InCenter);
-    await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
-    await driver.waitFor('.editor-group-container.active .monaco-editor.focused', { timeoutMs: 10_000 });
-    await driver.press('Control+.');
-    await driver.waitFor(QUICK_FIX_MENU, { timeoutMs: 10_000 });
+    // A key pressed while a notification takes the focus is lost: focus the editor and press again, as a user would.
+    for (let attempt = 1; ; attempt++) {
+      await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+      await driver.waitFor('.editor-group-container.active .monaco-editor.focused', { timeoutMs: 10_000 });
+      await driver.press('Control+.');
+      try {
+        await driver.waitFor(QUICK_FIX_MENU, { timeoutMs: 5_000 });
+        break;
+      } catch (error) {
+        if (attempt === 3) throw error;
+      }
+    }
     // As with the keyboard: down the menu to the fix, then Enter.
     const focused = `${QUICK_FIX_MENU} .monaco-list-row.focused`;
     for (let step = 0; step < 10; step++) {

@@ -316,8 +316,11 @@ describe('request files', function () {
     await driver.clickNotificationButton('Set Licence Key');
     await inputStep('Licence key for the module', coreKey.key);
     await inputStep('Label for this key');
-    await driver.waitFor(`${TITLE('Which organization holds this licence?')}`, { timeoutMs: 15_000 });
-    await driver.waitFor('.quick-input-widget .monaco-list-row', { timeoutMs: 15_000 });
+    // Which tenants the key covers: RC-MI, whose organization the efat key already names (no name is asked).
+    await driver.waitFor(`${TITLE('Which of your tenants does this licence cover?')}`, { timeoutMs: 15_000 });
+    await driver.click('.quick-input-widget .monaco-list-row:has-text("RC-MI")', { timeoutMs: 15_000 });
+    const row = '.quick-input-widget .monaco-list-row:has-text("RC-MI")';
+    await driver.waitFor(`${row}[aria-checked="true"], ${row} input[type="checkbox"]:checked, ${row} .monaco-custom-toggle.checked`, { timeoutMs: 10_000 });
     await driver.press('Enter');
     await waitFor(() => tabsLabelled('GET configurazioniAfterKey')[0], { timeoutMs: 60_000, what: 'the response tab after the key was set' });
     const sent = sandbox.requests.slice(before).filter((request) => request.path === '/api/configurazioni');
