@@ -104,7 +104,10 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
   /** Formats and keeps the response for its tab without showing it (the responses of a Send All). */
   async keep(response: ResponseLike, options: ResponseFormatOptions & ResponseTabOptions): Promise<{ uri: vscode.Uri; formatMs: number; prettyPrinted: boolean }> {
     const started = performance.now();
-    const formatted = formatResponseTab(response, { locale: vscode.env.language, ...options });
+    // Two connected apps on the same hosts answer alike: the header block says which environment asked.
+    const environment = this.environmentName();
+    const context = environment ? [vscode.l10n.t('Environment: {0}', environment), ...(options.context ?? [])] : options.context;
+    const formatted = formatResponseTab(response, { locale: vscode.env.language, ...options, context });
     const formatMs = performance.now() - started;
     const uri = await this.tabFor(options.tabKey, this.titled(options.title));
     this.remember(uri, { text: formatted.text, languageId: formatted.languageId, origin: options.origin });

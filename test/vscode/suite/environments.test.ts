@@ -209,6 +209,9 @@ describe('environments', function () {
       // The response tab's title ends with the environment (not the default one).
       const tab = vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((candidate) => candidate.input instanceof vscode.TabInputText && candidate.input.uri.toString() === result.document);
       assert.equal(tab?.label, `${result.title} · Beta`);
+      // And its header block names it.
+      const shown = vscode.workspace.textDocuments.find((document) => document.uri.toString() === result.document);
+      assert.match(shown?.getText() ?? '', /^\/\/ Environment: Beta$/m);
 
       const declined = vscode.commands.executeCommand('tenantApi.requestFile.send', uri, 1);
       await driver.waitFor('.quick-input-widget .quick-input-title:has-text("Send POST to the protected environment")', { timeoutMs: 20_000 });

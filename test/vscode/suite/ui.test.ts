@@ -106,6 +106,9 @@ describe('workbench UI in the browser', function () {
     // when opened there (a click ticks the item and leaves the typed request in the box).
     await driver.waitFor('.quick-input-list .monaco-list-row:has-text("/api/configurazioni")', { timeoutMs: 10_000 });
     await driver.type('GET /api/configurazioni?pagina=1');
+    // Only once the list shows the typed request do its rows stay put: a click sooner can land on a row
+    // that the filtering moved under the pointer.
+    await driver.waitFor('.quick-input-list .monaco-list-row:has-text("the request you typed")', { timeoutMs: 10_000 });
     await driver.click('.quick-input-list .monaco-list-row:has-text("Add extra headers")');
     await driver.waitFor('.quick-input-list .monaco-list-row:has-text("Add extra headers") .codicon-check', { timeoutMs: 10_000 });
     await step('Send Request: path', '');
