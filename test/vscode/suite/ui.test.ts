@@ -147,6 +147,7 @@ describe('workbench UI in the browser', function () {
     const running = vscode.commands.executeCommand('tenantApi.sendRequest') as Thenable<{ status?: number; error?: unknown } | undefined>;
     await title('Send Request: path');
     await driver.type('POST /api/configurazioni');
+    await driver.waitFor('.quick-input-list .monaco-list-row:has-text("the request you typed")', { timeoutMs: 10_000 });
     await driver.click('.quick-input-list .monaco-list-row:has-text("Add a JSON body")');
     await driver.waitFor('.quick-input-list .monaco-list-row:has-text("Add a JSON body") .codicon-check', { timeoutMs: 10_000 });
     await driver.press('Enter');
