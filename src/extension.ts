@@ -81,6 +81,7 @@ export async function activate(context: vscode.ExtensionContext) {
     environment: () => environments.active().settings.variables,
     saveRoute: (rule) => saveRouteRule(environments.active(), rule),
     modules: () => active().client.modules(),
+    licenceOrganization: async (module) => (await active().licenceKeys.get(module))?.organization,
   });
   // Every command, from one place: the active environment's run in its parts at each use.
   registerCommands(context, { ...environmentCommands(environments), ...requestFiles, ...wholeResponses.commands() }, () => active().handlers);

@@ -34,6 +34,12 @@ export function readWeeklyReset(): { setting?: WeeklyResetSetting; invalid?: str
   return setting ? { setting } : { invalid: text };
 }
 
+/** tenantApi.quota.confirmRunPercent: Send All asks first from this share (percent) of a remaining weekly quota. */
+export function readConfirmRunPercent(): number {
+  const value = vscode.workspace.getConfiguration(`${SETTINGS_SECTION}.quota`).get<number>('confirmRunPercent', 1);
+  return typeof value === 'number' && Number.isFinite(value) ? Math.min(100, Math.max(0, value)) : 1;
+}
+
 /** tenantApi.requestFiles.codeLens: whether request files show our CodeLenses. */
 export function readRequestFilesCodeLens(): boolean {
   return vscode.workspace.getConfiguration(SETTINGS_SECTION).get<boolean>('requestFiles.codeLens', true);

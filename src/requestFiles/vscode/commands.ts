@@ -16,6 +16,9 @@ import { isRequestDocument, ParsedDocuments, requestDocument } from './documents
 import { historyEntryOf } from './fileHistory';
 import { maskResponse, requestContextLines } from './responseTabs';
 import { sendAllTable } from './sendAllTable';
+import { confirmRunCost, fileRunCost, type RunCostDeps } from './runCostPrompt';
+import { describeRunCost } from '../../api/runCost';
+import { readConfirmRunPercent } from '../../settings/editorSettings';
 
 /** What the commands return (for scripts and the in-editor tests). */
 export interface SendResult {
@@ -32,6 +35,8 @@ export interface SendResult {
 
 export interface SendAllResult {
   summary: string;
+  /** What the run was said to cost before it started ("43 calls, about 8 s at the limit, …"). */
+  cost?: string;
   statuses: Record<string, number>;
   results: SendResult[];
   cancelled: boolean;
@@ -48,6 +53,8 @@ export interface CommandDeps {
   /** The request history (Send Request's): request-file sends are in it too. */
   history?: { add(entry: HistoryEntry): Promise<void> };
   baseUrl(): string;
+  /** What a Send All costs, said (and asked about above the setting's share) before it starts. */
+  cost?: RunCostDeps;
 }
 
 /** The document and request a command is about: its arguments (from a CodeLens), else the editor's cursor. */
@@ -174,9 +181,18 @@ function titleOf(outcome: RunOutcome, deps: CommandDeps): string {
 async function sendAll(document: vscode.TextDocument, deps: CommandDeps): Promise<SendAllResult> {
   const file = deps.parsed.get(document);
   const total = file.requests.length;
+  const cost = deps.cost && (await fileRunCost(file, deps.cost));
+  const costText = cost && describeRunCost(cost, vscode.env.language);
+  if (cost && !(await confirmRunCost(cost, readConfirmRunPercent()))) {
+    return { summary: vscode.l10n.t('Not started: nothing was sent.'), cost: costText, statuses: {}, results: [], cancelled: true, document: '' };
+  }
   const controller = new AbortController();
   const outcomes = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Send All (Tenant API)'), cancellable: true },
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: costText ? vscode.l10n.t('Send All (Tenant API): {0}', costText) : vscode.l10n.t('Send All (Tenant API)'),
+      cancellable: true,
+    },
     (progress, token) => {
       token.onCancellationRequested(() => controller.abort());
       return deps.runner.sendAll(requestDocument(document), {
@@ -204,7 +220,7 @@ async function sendAll(document: vscode.TextDocument, deps: CommandDeps): Promis
   const message = vscode.l10n.t('Send All finished: {0}', summary.text);
   if (summary.failed > 0 || Object.keys(summary.statuses).some((status) => Number(status) >= 400)) void vscode.window.showWarningMessage(message);
   else void vscode.window.showInformationMessage(message);
-  return { summary: summary.text, statuses: summary.statuses, results, cancelled: outcomes.length < total, document: uri.toString() };
+  return { summary: summary.text, cost: costText, statuses: summary.statuses, results, cancelled: outcomes.length < total, document: uri.toString() };
 }
 
 /** A link that opens a kept response in the responses' group (INTERNAL_COMMAND.openResponse). */

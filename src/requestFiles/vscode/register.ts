@@ -13,7 +13,7 @@ import { registerLanguageFeatures } from './languageFeatures';
 import { saveToFileCommands } from './saveToFile';
 
 export interface RequestFilesDeps {
-  api: Pick<TenantApi, 'send' | 'routeFor' | 'endpoints'>;
+  api: Pick<TenantApi, 'send' | 'routeFor' | 'endpoints' | 'quota'>;
   /** The one tenant resolver (of the active environment at each use). */
   tenants: TenantResolver;
   /** The active environment's variables (issue "Environments"); none until environments exist. */
@@ -28,6 +28,8 @@ export interface RequestFilesDeps {
   saveRoute?: (rule: RouteRule) => Promise<void>;
   /** The licence modules the active environment knows. */
   modules?: () => string[];
+  /** The organization of the licence key set for a module (what a run's calls count against). */
+  licenceOrganization?: (module: string) => Promise<string | undefined>;
 }
 
 /**
@@ -84,6 +86,8 @@ export function registerRequestFiles(context: vscode.ExtensionContext, deps: Req
       tabs: deps.tabs,
       history: { add: async (entry) => deps.history?.().add(entry) },
       baseUrl: () => deps.settings().baseUrl,
+      // Read at each use: the active environment's parts (its quota readings) are rebuilt when its settings change.
+      cost: { quota: { reading: (organization) => deps.api.quota.reading(organization) }, routeFor: (path) => deps.api.routeFor(path), licenceOrganization: deps.licenceOrganization },
     }),
     ...saveToFileCommands({ history: () => deps.history?.().entries() ?? [], knownTenants: () => tenants.known() }),
   };

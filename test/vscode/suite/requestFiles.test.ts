@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Sandbox } from '../../sandbox';
 import { driver } from './helpers/driver';
-import { endWorkbenchSuite, extensionExports, setLicenceKeys, signInAs, signOutEveryone, startWorkbenchSandbox, waitFor, workbenchApi } from './helpers/workbench';
+import { configure, endWorkbenchSuite, extensionExports, setLicenceKeys, signInAs, signOutEveryone, startWorkbenchSandbox, waitFor, workbenchApi } from './helpers/workbench';
 
 const repoRoot = process.env.TENANT_API_TEST_REPO ?? path.resolve(__dirname, '..', '..', '..', '..');
 
@@ -139,6 +139,36 @@ describe('request files', function () {
     assert.equal(calls.filter((request) => request.status === 429).length, 0);
     assert.match(summary, /20 requests: /);
     await waitFor(() => tabsLabelled('Send All twenty.http')[0], { what: 'the summary tab' });
+  });
+
+  it('Send All of 30 says what it will cost first, asks above the setting\'s share, and a declined run sends nothing', async () => {
+    const file = path.join(folder, 'thirty.http');
+    fs.writeFileSync(file, Array.from({ length: 30 }, (_, index) => `GET /api/configurazioni?pagina=${index + 1}&dimensionePagina=1`).join('\n\n###\n') + '\n');
+    // The readings of the run above are known: 30 calls are well under 1 % of org-rossi's quota, so ask from 0.01 %.
+    await configure({ 'quota.confirmRunPercent': 0.01 });
+    try {
+      const editor = await openFile(file);
+      const before = sandbox.requests.length;
+      await driver.showDialogs(true);
+      try {
+        await clickLens(editor, 0, 'Send every request of this file in order with Tenant API Workbench');
+        const question = await driver.clickDialogButton('Cancel', { timeoutMs: 20_000 });
+        assert.match(question, /^Send All makes 30 calls, about 5 s at the limit, [\d.]+ % of Rossi Costruzioni S\.r\.l\.'s remaining quota\. Send it\?\n/);
+        assert.match(question, /You are asked from 0\.01 % of a remaining weekly quota \(tenantApi\.quota\.confirmRunPercent\)/);
+      } finally {
+        await driver.showDialogs(false);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      assert.equal(sandbox.requests.length, before, 'a declined run sends nothing');
+      // Under the setting's share it only says the cost, and sends: 30 x 200, no 429.
+      await configure({ 'quota.confirmRunPercent': undefined });
+      const result = (await vscode.commands.executeCommand('tenantApi.requestFile.sendAll', editor.document.uri)) as { cost?: string; statuses: Record<string, number> };
+      assert.match(result.cost ?? '', /^30 calls, about 5 s at the limit, /);
+      assert.deepEqual(result.statuses, { 200: 30 });
+      assert.equal(sandbox.requests.slice(before).filter((request) => request.status === 429).length, 0);
+    } finally {
+      await configure({ 'quota.confirmRunPercent': undefined });
+    }
   });
 
   it('a request file\'s response tab: its path in the title, the status, no extension, JSON colours, Re-run and Copy as cURL from its title bar, in the history', async () => {

@@ -1,0 +1,40 @@
+import * as vscode from 'vscode';
+import { APPLICATION_LIMITS } from '../../api/limits';
+import { describeRunCost, runCost, runNeedsConfirmation, type RunCost } from '../../api/runCost';
+import type { QuotaView, RouteRule } from '../../api/types';
+import type { ParsedFile } from '../../engine/parser';
+import { callsByModule } from '../../engine/runPlan';
+
+/** Up to this many calls a run is not worth a word about its cost. */
+export const FEW_CALLS = 3;
+
+export interface RunCostDeps {
+  quota: Pick<QuotaView, 'reading'>;
+  routeFor(path: string): RouteRule | undefined;
+  /** The organization of the licence key set for a module (the one its calls count against). */
+  licenceOrganization?(module: string): Promise<string | undefined>;
+}
+
+/** What sending the whole file costs, from the last readings seen; undefined for a run of a few calls. */
+export async function fileRunCost(file: ParsedFile, deps: RunCostDeps): Promise<RunCost | undefined> {
+  const byModule = callsByModule(file, (path) => deps.routeFor(path));
+  if ([...byModule.values()].reduce((sum, count) => sum + count, 0) <= FEW_CALLS) return undefined;
+  const byOrganization = new Map<string | undefined, number>();
+  for (const [module, count] of byModule) {
+    const organization = module === undefined ? undefined : await deps.licenceOrganization?.(module);
+    byOrganization.set(organization, (byOrganization.get(organization) ?? 0) + count);
+  }
+  return runCost(byOrganization, APPLICATION_LIMITS, (organization) => deps.quota.reading(organization));
+}
+
+/** Asks first when the run takes at least `thresholdPercent` of an organization's remaining quota; true to go on. */
+export async function confirmRunCost(cost: RunCost, thresholdPercent: number): Promise<boolean> {
+  if (!runNeedsConfirmation(cost, thresholdPercent)) return true;
+  const send = vscode.l10n.t('Send All');
+  const answer = await vscode.window.showWarningMessage(
+    vscode.l10n.t('Send All makes {0}. Send it?', describeRunCost(cost, vscode.env.language)),
+    { modal: true, detail: vscode.l10n.t('You are asked from {0} % of a remaining weekly quota (tenantApi.quota.confirmRunPercent).', thresholdPercent) },
+    send,
+  );
+  return answer === send;
+}
