@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Sandbox } from '../../sandbox';
 import { driver } from './helpers/driver';
-import { endWorkbenchSuite, setLicenceKeys, signInAs, signOutEveryone, startWorkbenchSandbox, waitFor, workbenchApi } from './helpers/workbench';
+import { endWorkbenchSuite, startSignedInAsMario, waitFor } from './helpers/workbench';
 
 const OPEN_WHOLE_TOOLTIP = 'Opens every item in a tab of its own; a large document takes seconds to open';
 
@@ -28,11 +28,7 @@ describe('large responses', function () {
 
   before(async function () {
     if (!driver.available()) this.skip();
-    await workbenchApi();
-    await signOutEveryone();
-    sandbox = await startWorkbenchSandbox();
-    await signInAs(sandbox, 'mario.rossi');
-    await setLicenceKeys(sandbox, 'org-rossi');
+    sandbox = await startSignedInAsMario();
     folder = fs.mkdtempSync(path.join(os.tmpdir(), 'large-responses-'));
     fs.writeFileSync(path.join(folder, 'large.http'), ['# @name tutte', '# @tenant RC-MI', 'GET /efat/api/v1/ditte?dimensionePagina=40000', ''].join('\n'));
   });

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Sandbox } from '../../sandbox';
 import { driver } from './helpers/driver';
-import { endWorkbenchSuite, setLicenceKeys, signInAs, signOutEveryone, startWorkbenchSandbox, waitFor, workbenchApi } from './helpers/workbench';
+import { endWorkbenchSuite, startSignedInAsMario, waitFor } from './helpers/workbench';
 
 const FILE = [
   '# @name listing',
@@ -43,11 +43,7 @@ describe('request file quick fixes', function () {
 
   before(async function () {
     if (!driver.available()) this.skip();
-    await workbenchApi();
-    await signOutEveryone();
-    sandbox = await startWorkbenchSandbox();
-    await signInAs(sandbox, 'mario.rossi');
-    await setLicenceKeys(sandbox, 'org-rossi');
+    sandbox = await startSignedInAsMario();
     folder = fs.mkdtempSync(path.join(os.tmpdir(), 'quick-fixes-'));
     fs.writeFileSync(path.join(folder, 'fixes.http'), FILE);
     const document = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(folder, 'fixes.http')));

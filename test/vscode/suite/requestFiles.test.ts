@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Sandbox } from '../../sandbox';
 import { driver } from './helpers/driver';
-import { configure, endWorkbenchSuite, extensionExports, setLicenceKeys, signInAs, signOutEveryone, startWorkbenchSandbox, waitFor, workbenchApi } from './helpers/workbench';
+import { configure, endWorkbenchSuite, extensionExports, setLicenceKeys, signOutEveryone, startSignedInAsMario, waitFor, workbenchApi } from './helpers/workbench';
 
 const repoRoot = process.env.TENANT_API_TEST_REPO ?? path.resolve(__dirname, '..', '..', '..', '..');
 
@@ -40,11 +40,7 @@ describe('request files', function () {
 
   before(async function () {
     if (!driver.available()) this.skip();
-    await workbenchApi();
-    await signOutEveryone();
-    sandbox = await startWorkbenchSandbox();
-    await signInAs(sandbox, 'mario.rossi');
-    await setLicenceKeys(sandbox, 'org-rossi');
+    sandbox = await startSignedInAsMario();
     folder = fs.mkdtempSync(path.join(os.tmpdir(), 'request-files-'));
     fs.copyFileSync(path.join(repoRoot, 'test', 'sandbox', 'requests', 'example.http'), path.join(folder, 'example.http'));
   });

@@ -107,6 +107,16 @@ export async function endWorkbenchSuite(sandbox: Sandbox | undefined): Promise<v
 }
 
 /** Sets the sandbox's licence keys of one organization for every module. */
+/** The usual start of a suite about requests: everyone signed out, a new sandbox, Mario signed in with org-rossi's keys. */
+export async function startSignedInAsMario(): Promise<Sandbox> {
+  await workbenchApi();
+  await signOutEveryone();
+  const sandbox = await startWorkbenchSandbox();
+  await signInAs(sandbox, 'mario.rossi');
+  await setLicenceKeys(sandbox, 'org-rossi');
+  return sandbox;
+}
+
 export async function setLicenceKeys(sandbox: Sandbox, organizationId: string): Promise<void> {
   const exports = await extensionExports();
   assert.ok(exports.licenceKeys, 'activate() must return { licenceKeys } (src/api LicenceKeyStore) for the tests');
