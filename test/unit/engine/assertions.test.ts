@@ -112,7 +112,7 @@ describe('assertion lines', () => {
       ['?? body $.items isArray', ditte, true], ['?? body $.total isArray', ditte, false],
       ['?? body $.items[0].tags includes a', ditte, true], ['?? body $.items[0].tags includes z', ditte, false],
       ['?? body $.items[*].id includes 7', ditte, true],
-      // Where httpYac differs (README): 0 exists and compares as a number.
+      // Where httpYac differs (the rows of operators.ts say why): 0 exists and compares as a number.
       ['?? body $.total exists', ditte, true], ['?? body $.total >= 0', ditte, true],
       // Number vs string: the expected text is read as the actual value's type.
       ['?? body $.items[0].id == 7', ditte, true], ['?? body $.items[0].id == "7"', ditte, false],
