@@ -102,10 +102,6 @@ export function maskHeaders(headers: Record<string, string>, keyLabel?: string):
   return masked;
 }
 
-export function withoutCredentials(headers: Record<string, string>): Record<string, string> {
-  return crossOriginHeaders(headers, []).headers;
-}
-
 /**
  * What goes on to another origin after a redirect: none of the credentials and none of the headers the
  * user wrote (`userHeaders`), as a browser drops Authorization: a header of the user's own may be a

@@ -172,15 +172,6 @@ export function summarize(outcomes: readonly RunOutcome[], total: number): { tex
 }
 
 /**
- * Tab title: method, request name and whose data it holds (outcomeSelector's name: the tenant's code,
- * or the licence key's organization for a base-URL path), e.g. "GET ditte · RC-MI".
- */
-export function responseTitle(outcome: RunOutcome, owner?: string): string {
-  const method = outcome.prepared?.method ?? outcome.request.method;
-  return [`${method} ${outcome.label}`, owner].filter(Boolean).join(' · ');
-}
-
-/**
  * What selected the data of a sent request (views/responsePresentation.dataSelector, by the route's
  * needsTenant): a `# @tenant` above a base-URL path only names the request, the licence key's
  * organization selects its data. Undefined when nothing of the platform's was sent (another host) or

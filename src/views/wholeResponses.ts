@@ -59,7 +59,8 @@ class WholeResponses implements vscode.TextDocumentContentProvider, vscode.CodeL
       return undefined;
     }
     const whole = preview.whole();
-    const name = decodeURIComponent(key.slice(key.lastIndexOf('/') + 1)).replace(/\.[^.]*$/, '');
+    // A response tab's name has no extension: a dot in it belongs to the title ("Rossi S.r.l.").
+    const name = decodeURIComponent(key.slice(key.lastIndexOf('/') + 1));
     const uri = vscode.Uri.from({ scheme: WHOLE_RESPONSE_SCHEME, path: `/${++this.counter}/${name} (${vscode.l10n.t('whole')}).${whole.languageId === 'jsonc' ? 'jsonc' : 'txt'}` });
     this.wholes.clear(); // One whole response at a time: they are the largest texts of the extension.
     this.wholes.set(uri.toString(), whole.text);

@@ -6,7 +6,7 @@ import type { ApiRequest, ApiResponse, TenantRecord } from '../../../src/api/typ
 import { curlForPrepared } from '../../../src/engine/curlCommand';
 import { parseRequestFile } from '../../../src/engine/parser';
 import { prepareRequest } from '../../../src/engine/prepare';
-import { RequestFileRunner, describeError, outcomeSelector, responseTitle, summarize, type RunOutcome } from '../../../src/engine/runner';
+import { RequestFileRunner, describeError, outcomeSelector, summarize, type RunOutcome } from '../../../src/engine/runner';
 import { callPlatform } from '../../../src/engine/sender';
 import { defaultSystemContext } from '../../../src/engine/systemVariables';
 
@@ -181,12 +181,10 @@ describe('engine/runner', () => {
     assert.equal(most, 1);
   });
 
-  it('summarizes statuses and failures, and titles tabs with method, name and tenant code', () => {
+  it('summarizes statuses and failures', () => {
     const outcome = (status?: number): RunOutcome =>
       ({ label: 'x', request: parseRequestFile('GET /a').requests[0], dependencies: [], ...(status ? { sent: { response: { status } } } : { error: { kind: 'tenant', message: 'm' } }) }) as unknown as RunOutcome;
     assert.equal(summarize([outcome(200), outcome(404), outcome(200), outcome()], 4).text, '4 requests: 2 × 200, 1 × 404, 1 request not sent');
-    const named = { ...outcome(200), label: 'ditte' };
-    assert.equal(responseTitle(named, 'RC-MI'), 'GET ditte · RC-MI');
   });
 
   it('says what selected the data: the tenant on a cluster path, the licence key\'s organization on a base path even under # @tenant', () => {
