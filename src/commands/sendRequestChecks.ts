@@ -4,6 +4,7 @@ import type { TenantDirectory } from '../api/tenantDirectory';
 import type { RouteRule, TenantApi, TenantRecord } from '../api/types';
 import type { ActiveTenantStore } from '../api/activeTenant';
 import { BACK, outcome, pick, problemItem, title, type Step } from './quickInputSteps';
+import { routeHostItems, routeModuleItems, saveRouteAndWait, type RouteHostItem, type RouteModuleItem } from './routeQuestion';
 import type { RequestHistory } from './requestHistory';
 
 /*
@@ -59,8 +60,6 @@ export async function ensureSignedIn(deps: Pick<FlowDeps, 'auth' | 'signIn'>): P
   return answer === signIn && (await deps.signIn());
 }
 
-type HostItem = vscode.QuickPickItem & { host?: RouteRule['host'] };
-type ModuleItem = vscode.QuickPickItem & { module?: string | null };
 type KeepItem = vscode.QuickPickItem & { remember: boolean };
 
 /**
@@ -75,13 +74,13 @@ export async function askRoute(deps: FlowDeps, state: FlowState): Promise<Step> 
   if (deps.api.routeFor(path)) return 'next';
   const prefix = proposeRule(path)?.prefix ?? path;
   for (;;) {
-    const host = await pick<HostItem>(hostItems(deps), {
+    const host = await pick<RouteHostItem>(routeHostItems(deps.baseUrl?.()), {
       title: title(vscode.l10n.t('host for {0}', prefix)),
       placeholder: vscode.l10n.t('No rule says which host serves {0}. Which one?', prefix),
       back: true,
     });
     if (host === undefined || host === BACK) return outcome(host);
-    const module = await pick<ModuleItem>(moduleItems(deps), {
+    const module = await pick<RouteModuleItem>(routeModuleItems(deps.modules()), {
       title: title(vscode.l10n.t('licence key for {0}', prefix)),
       placeholder: vscode.l10n.t('Which module\'s licence key (Authorization-Key) do calls to {0} need?', prefix),
       back: true,
@@ -111,37 +110,10 @@ function keepItems(prefix: string): KeepItem[] {
   ];
 }
 
-function hostItems(deps: FlowDeps): HostItem[] {
-  return [
-    { label: vscode.l10n.t('Base URL'), description: deps.baseUrl?.(), detail: vscode.l10n.t('Like /api/: one host for everyone'), host: 'base' },
-    {
-      label: vscode.l10n.t('The tenant\'s cluster'),
-      detail: vscode.l10n.t('Like /efat/: each tenant\'s own host, with its User-Tenant header'),
-      host: 'cluster',
-    },
-  ];
-}
-
-function moduleItems(deps: FlowDeps): ModuleItem[] {
-  return [
-    ...deps.modules().map((module) => ({ label: module, module })),
-    { label: vscode.l10n.t('No licence key'), detail: vscode.l10n.t('The bearer token alone'), module: null },
-  ];
-}
-
-/** Saves the rule and waits for the client's table to have it (it follows the settings change). */
+/** Saves the rule, once the client's table has it says so; 'cancel' when it could not be saved. */
 async function saveRule(deps: FlowDeps, rule: RouteRule, path: string): Promise<Step> {
-  try {
-    await deps.saveRoute(rule);
-    const deadline = Date.now() + 5000;
-    while (!deps.api.routeFor(path) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    if (!deps.api.routeFor(path)) throw new Error(vscode.l10n.t('the setting did not take effect'));
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    void vscode.window.showErrorMessage(vscode.l10n.t('The route for {0} could not be saved in tenantApi.routes: {1}', rule.prefix, reason));
-    return 'cancel';
-  }
-  const host = hostItems(deps).find((item) => item.host === rule.host)?.label ?? rule.host;
+  if (!(await saveRouteAndWait(rule, path, { saveRoute: (added) => deps.saveRoute(added), routeFor: (candidate) => deps.api.routeFor(candidate) }))) return 'cancel';
+  const host = routeHostItems().find((item) => item.host === rule.host)?.label ?? rule.host;
   void vscode.window.showInformationMessage(
     vscode.l10n.t('Remembered in the setting tenantApi.routes: {0} is served by {1}; licence key: {2}.', rule.prefix, host, rule.module ?? vscode.l10n.t('none')),
   );

@@ -3,6 +3,7 @@
  * httpYac's subjects that run no code. `js` (a JavaScript expression) is refused: a request file from a
  * pull request must never run code on the reviewer's machine. No `vscode` here.
  */
+import { isHeaderName } from '../../api/requestHeaders';
 import * as l10n from '../../common/l10n';
 import { evaluateJsonPath, parseJsonPath } from '../jsonPath';
 
@@ -52,7 +53,7 @@ export const SUBJECTS: readonly AssertionSubject[] = [
     name: 'header',
     argument: 'required',
     describe: () => l10n.t('a response header by name (any case), as text'),
-    checkArgument: (name) => (/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) ? undefined : l10n.t('"{0}" is not a header name', name)),
+    checkArgument: (name) => (isHeaderName(name) ? undefined : l10n.t('"{0}" is not a header name', name)),
     read: (response, name) => ({ ok: true, value: response.headers[(name ?? '').toLowerCase()] }),
   },
   {

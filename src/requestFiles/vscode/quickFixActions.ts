@@ -3,6 +3,7 @@ import { proposeRule } from '../../api/routes';
 import type { RouteRule, TenantApi, TenantRecord } from '../../api/types';
 import { quickFixesFor, type FixRange, type QuickFix } from '../../engine/quickFixes';
 import { INTERNAL_COMMAND, type CommandHandlers } from '../../common/commandIds';
+import { routeHostItems, routeModuleItems, saveRouteAndWait } from '../../commands/routeQuestion';
 import type { ParsedDocuments } from './documents';
 
 /** Internal commands of the quick fixes that ask something first (not in the palette). */
@@ -82,36 +83,15 @@ async function pickTenant(deps: QuickFixDeps, uri: vscode.Uri, fix: Extract<Quic
   await vscode.workspace.applyEdit(edit);
 }
 
-type HostItem = vscode.QuickPickItem & { host: RouteRule['host'] };
-type ModuleItem = vscode.QuickPickItem & { module?: string };
-
 async function addRoute(deps: QuickFixDeps, fix: Extract<QuickFix, { kind: 'addRoute' }>): Promise<void> {
   if (!deps.saveRoute) return;
-  const hosts: HostItem[] = [
-    { label: vscode.l10n.t('Base URL'), detail: vscode.l10n.t('Like /api/: one host for everyone'), host: 'base' },
-    { label: vscode.l10n.t("The tenant's cluster"), detail: vscode.l10n.t("Like /efat/: each tenant's own host, with its User-Tenant header"), host: 'cluster' },
-  ];
-  const host = await vscode.window.showQuickPick(hosts, { title: fix.title, placeHolder: vscode.l10n.t('Which host serves {0}? (asked once: saved in tenantApi.routes)', fix.prefix) });
+  const host = await vscode.window.showQuickPick(routeHostItems(), { title: fix.title, placeHolder: vscode.l10n.t('Which host serves {0}? (asked once: saved in tenantApi.routes)', fix.prefix) });
   if (!host) return;
-  const modules: ModuleItem[] = [
-    ...(deps.modules?.() ?? []).map((module) => ({ label: module, module })),
-    { label: vscode.l10n.t('No licence key'), detail: vscode.l10n.t('The bearer token alone') },
-  ];
-  const module = await vscode.window.showQuickPick(modules, { title: fix.title, placeHolder: vscode.l10n.t("Which module's licence key (Authorization-Key) do calls to {0} need?", fix.prefix) });
+  const module = await vscode.window.showQuickPick(routeModuleItems(deps.modules?.() ?? []), { title: fix.title, placeHolder: vscode.l10n.t("Which module's licence key (Authorization-Key) do calls to {0} need?", fix.prefix) });
   if (!module) return;
-  const rule = proposeRule(fix.path, { host: host.host, module: module.module });
+  const rule = proposeRule(fix.path, { host: host.host ?? 'base', module: module.module ?? undefined });
   if (!rule) return;
-  try {
-    await deps.saveRoute(rule);
-    // The client's table follows the settings change: diagnose again once it has the rule.
-    const deadline = Date.now() + 5000;
-    while (!deps.api.routeFor(fix.path) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    if (!deps.api.routeFor(fix.path)) throw new Error(vscode.l10n.t('the setting did not take effect'));
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    void vscode.window.showErrorMessage(vscode.l10n.t('The route for {0} could not be saved in tenantApi.routes: {1}', rule.prefix, reason));
-    return;
-  }
+  if (!(await saveRouteAndWait(rule, fix.path, { saveRoute: deps.saveRoute, routeFor: (path) => deps.api.routeFor(path) }))) return;
   deps.refresh();
 }
 
