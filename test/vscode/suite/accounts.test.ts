@@ -192,6 +192,12 @@ describe('accounts and tenant sign-in', function () {
     await driver.waitFor(useRow, { timeoutMs: 15_000 });
     assert.equal(await driver.count(useRow), 1, 'one account is not in use');
     await driver.click(useRow, { timeoutMs: 15_000 });
+    // A click that lands while the tree re-renders only selects the row (seen once in three-editor CI):
+    // a user clicks again, and so does the test; the command is the same either way.
+    for (let again = 0; again < 2 && auth.activeAccount()?.id !== mario.sub; again++) {
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      if (auth.activeAccount()?.id !== mario.sub && (await driver.count(useRow)) === 1) await driver.click(useRow, { timeoutMs: 15_000 });
+    }
     roots = await settledAccounts(mario.name);
     assert.deepEqual(children(mario.name).map((child) => child.label).sort(), tenantLabels(mario.tenantIds));
     assert.deepEqual(children(laura.name).map((child) => child.label), [USE_ACCOUNT]);
