@@ -219,6 +219,8 @@ function verdict(results: EditorRunResult[], options: Options, vscodeVersion: st
     say(`${name}${result.summary ? `${result.summary.passed} passed, ${result.summary.failed} failed, ${result.summary.pending} pending` : 'no summary'} in ${(result.suiteMs / 1000).toFixed(1)} s${result.failure ? ` (${result.failure})` : ''}`);
   });
   say(`whole run ${seconds(runStarted)}; VS Code ${vscodeVersion} (code-server ${codeServerVersion})`);
+  // Repeated last, where a CI log's tail shows them.
+  results.forEach((result, index) => result.failedTests?.forEach((line) => say(`failed${several ? ` in editor ${index + 1}` : ''}: ${line}`)));
   const failures = results.map((result, index) => result.failure && `${several ? `editor ${index + 1}: ` : ''}${result.failure}`).filter(Boolean);
   if (failures.length > 0) return failWith(failures.join('; '));
   if (total.failed > 0) return failWith(`${total.failed} test(s) failed, ${total.passed} passed`);

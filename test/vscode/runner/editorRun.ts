@@ -10,7 +10,7 @@ import { startDriverServer } from './driverServer';
 import { repoRoot, logsDir, screenshotsDir, suiteEntry } from './paths';
 import { tail } from './processes';
 import { SignInRobot } from './robot';
-import { parseSummary, startPattern, type SuiteSummary } from './summary';
+import { parseFailedTests, parseSummary, startPattern, type SuiteSummary } from './summary';
 
 export interface EditorRunOptions {
   grep?: string;
@@ -43,6 +43,8 @@ export interface EditorRunResult {
   failure?: string;
   /** From opening the workbench to the suite's end. */
   suiteMs: number;
+  /** "title: message" of each failed test, for the run's last lines. */
+  failedTests?: string[];
 }
 
 /** Writes one line of this editor's output, prefixed with its name when several editors run at once. */
@@ -124,7 +126,7 @@ export async function runEditor(options: EditorRunOptions, setup: EditorRunSetup
       return await fail(`the suite's run() failed (exit code ${outcome.exitCode}) although no test failed`, summary);
     }
     if (summary.failed > 0 || summary.pending > 0) await reportFailure(write, `${summary.failed} failed, ${summary.pending} pending`, server, workbench, setup.name);
-    return { summary, suiteMs: Date.now() - opened };
+    return { summary, suiteMs: Date.now() - opened, failedTests: parseFailedTests(suite.lines) };
   } catch (error) {
     return await fail((error as Error).message);
   }

@@ -28,3 +28,20 @@ export function parseSummary(lines: string[]): SuiteSummary | undefined {
   }
   return undefined;
 }
+
+/** One line per failed test, printed by the suite before its summary so the run's last lines can name them. */
+export const failedTestPrefix = 'FAILED TEST: ';
+
+export function formatFailedTest(title: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return `${failedTestPrefix}${title}: ${message.split('\n').slice(0, 3).join(' / ').slice(0, 400)}`;
+}
+
+/** The failed tests' lines among the suite's output, without the prefix. */
+export function parseFailedTests(lines: string[]): string[] {
+  return lines
+    .flatMap((text) => text.split('\n'))
+    .map((line) => line.trim())
+    .filter((line) => line.startsWith(failedTestPrefix))
+    .map((line) => line.slice(failedTestPrefix.length));
+}

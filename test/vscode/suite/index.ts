@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as util from 'node:util';
 import Mocha from 'mocha';
 import * as vscode from 'vscode';
-import { formatSummary, startLine } from '../runner/summary';
+import { formatFailedTest, formatSummary, startLine } from '../runner/summary';
 import { SuiteTimings } from '../runner/suiteTimings';
 import { driver, driverVariable } from './helpers/driver';
 
@@ -74,9 +74,11 @@ export function run(): Promise<void> {
   return new Promise((resolve, reject) => {
     try {
       const pending: string[] = [];
+      const failed: string[] = [];
       const runner = mocha.run(() => {
         const stats = runner.stats ?? { passes: 0, failures: 0, pending: 0 };
         writeTimings(timings);
+        for (const line of failed) console.log(line);
         if (everyTestMustRun && pending.length > 0) {
           console.log(`${pending.length} test(s) pending, which the code-server runner does not allow:\n${pending.map((title) => `  - ${title}`).join('\n')}`);
         }
@@ -89,6 +91,7 @@ export function run(): Promise<void> {
       });
       const timings = new SuiteTimings(runner);
       runner.on('pending', (test: Mocha.Test) => pending.push(test.fullTitle()));
+      runner.on('fail', (test: Mocha.Runnable, error: unknown) => failed.push(formatFailedTest(test.fullTitle(), error)));
     } catch (error) {
       // A test file that throws while loading (or a .only with forbidOnly) lands here.
       console.error(error);
