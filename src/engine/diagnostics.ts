@@ -27,6 +27,8 @@ export const DIAGNOSTIC_CODES = [
   'malformedJson',
   'credentialHeader',
   'unknownTenant',
+  'assertion',
+  'script',
 ] as const;
 
 export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];
@@ -58,8 +60,22 @@ function parseMessage(problem: ParseProblem): string {
       return l10n.t('Another request is already named {0}: its responses would be mixed up.', problem.detail ?? '');
     case 'curlNotSupported':
       return l10n.t('cURL commands are not supported in request files: write the request line instead.');
+    case 'assertion':
+      return problem.detail ?? '';
+    case 'assertionWithoutRequest':
+      return l10n.t('This assertion has no request to check: put it in a block with a request line.');
+    case 'scriptNotRun':
+      return l10n.t('Scripts in request files are never run (a file from a pull request must not run code on your machine): this block is ignored. Use ?? assertion lines and request variables instead.');
   }
 }
+
+/** The code a parse problem is shown with: assertion and script problems have their own, for quick fixes and filters. */
+function parseCode(problem: ParseProblem): DiagnosticCode {
+  if (problem.message === 'assertion' || problem.message === 'assertionWithoutRequest') return 'assertion';
+  return problem.message === 'scriptNotRun' ? 'script' : 'parse';
+}
+
+const WARNING_PROBLEMS: ReadonlySet<ParseProblem['message']> = new Set(['duplicateName', 'scriptNotRun']);
 
 export function diagnoseRequestFile(text: string, file: ParsedFile, context: DiagnosticContext): FileDiagnostic[] {
   const lines = splitLines(text);
@@ -68,7 +84,8 @@ export function diagnoseRequestFile(text: string, file: ParsedFile, context: Dia
     out.push({ line, start: columns?.start ?? lines[line].length - lines[line].trimStart().length, end: columns?.end ?? lines[line].length, severity, code, message });
 
   for (const problem of file.problems) {
-    whole(problem.line, problem.message === 'duplicateName' ? 'warning' : 'error', 'parse', parseMessage(problem));
+    const columns = problem.start !== undefined && problem.end !== undefined ? { start: problem.start, end: problem.end } : undefined;
+    whole(problem.line, WARNING_PROBLEMS.has(problem.message) ? 'warning' : 'error', parseCode(problem), parseMessage(problem), columns);
   }
   for (const request of file.requests) diagnoseRequest(lines, file, request, context, whole);
   diagnoseReferences(lines, file, context, out);

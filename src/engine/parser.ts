@@ -11,9 +11,13 @@
  *   `?` or `&` continue its query;
  * - headers `Name: value` up to the first blank line (comment lines among them are skipped);
  * - the body: everything after that blank line up to the block's end, trailing blank lines removed;
- *   a body of one line `< ./file.json` (or `<@ ./file.json`, with variables) names a file.
+ *   a body of one line `< ./file.json` (or `<@ ./file.json`, with variables) names a file;
+ * - anywhere in a block: assertion lines (`?? status == 200`, httpYac's syntax) belong to the request;
+ *   script blocks (`{{ ... }}`, `> {% ... %}`, `< {% ... %}`) are set aside, never run, and reported.
  */
 import { HEADER_NAME_PATTERN } from '../api/requestHeaders';
+import { parseAssertionLine, type Assertion } from './assertions/assertionLine';
+import { scriptLines } from './scriptBlocks';
 
 export const HTTP_METHODS: readonly string[] = [
   'GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'CONNECT', 'TRACE',
@@ -28,6 +32,7 @@ const COMMENT = /^\s*(?:#|\/\/)/;
 /** A header name is an RFC 9110 token: a body written without the blank line before it is not taken for headers. */
 const HEADER = new RegExp(`^(${HEADER_NAME_PATTERN})\\s*:\\s?(.*)$`);
 const HTTP_VERSION = /\s+HTTP\/[\d.]+\s*$/i;
+const ASSERTION = /^\s*\?\?/;
 
 export interface FileVariable {
   name: string;
@@ -62,16 +67,28 @@ export interface ParsedRequest {
   requestLine: number;
   headers: HeaderLine[];
   body?: RequestBody;
+  /** `??` lines in the block, in order (malformed ones are problems instead). */
+  assertions: Assertion[];
 }
 
 export interface ParseProblem {
   line: number;
   message: ParseProblemKind;
-  /** What the problem is about (e.g. the method as written). */
+  /** What the problem is about (e.g. the method as written; for `assertion`, the sentence). */
   detail?: string;
+  /** Columns the problem covers, where narrower than the line. */
+  start?: number;
+  end?: number;
 }
 
-export type ParseProblemKind = 'unknownMethod' | 'headerWithoutColon' | 'duplicateName' | 'curlNotSupported';
+export type ParseProblemKind =
+  | 'unknownMethod'
+  | 'headerWithoutColon'
+  | 'duplicateName'
+  | 'curlNotSupported'
+  | 'assertion'
+  | 'assertionWithoutRequest'
+  | 'scriptNotRun';
 
 export interface ParsedFile {
   requests: ParsedRequest[];
@@ -108,11 +125,12 @@ export function parseRequestFile(text: string): ParsedFile {
 
 /** Reads one block; a block with no request line only contributes its file variables. */
 function parseBlock(lines: readonly string[], first: number, last: number, result: ParsedFile): void {
+  const setAside = setAsideLines(lines, first, last, result);
   const metadata: ParsedRequest['metadata'] = {};
   let line = first;
   for (; line <= last; line++) {
     const text = lines[line].trim();
-    if (text === '') continue;
+    if (text === '' || setAside.has(line)) continue;
     const variable = FILE_VARIABLE.exec(text);
     if (variable) {
       result.variables.push({ name: variable[1], value: variable[2], line });
@@ -126,7 +144,11 @@ function parseBlock(lines: readonly string[], first: number, last: number, resul
     if (COMMENT.test(text)) continue;
     break;
   }
-  if (line > last) return;
+  const assertions = readAssertions(lines, setAside, result);
+  if (line > last) {
+    if (assertions.length > 0) result.problems.push({ line: assertions[0].line, message: 'assertionWithoutRequest' });
+    return;
+  }
 
   const requestLine = line;
   const { method, url: firstUrl, problem } = readRequestLine(lines[line].trim());
@@ -135,7 +157,8 @@ function parseBlock(lines: readonly string[], first: number, last: number, resul
   line++;
   for (; line <= last; line++) {
     const text = lines[line].trim();
-    if (!text.startsWith('?') && !text.startsWith('&')) break;
+    const continuesQuery = (text.startsWith('?') && !text.startsWith('??')) || text.startsWith('&');
+    if (!continuesQuery) break;
     url += text;
   }
 
@@ -143,7 +166,7 @@ function parseBlock(lines: readonly string[], first: number, last: number, resul
   for (; line <= last; line++) {
     const raw = lines[line];
     if (raw.trim() === '') break;
-    if (COMMENT.test(raw)) continue;
+    if (COMMENT.test(raw) || setAside.has(line)) continue;
     const header = HEADER.exec(raw.trim());
     if (!header) {
       result.problems.push({ line, message: 'headerWithoutColon', detail: raw.trim() });
@@ -161,11 +184,37 @@ function parseBlock(lines: readonly string[], first: number, last: number, resul
     url,
     requestLine,
     headers,
+    assertions,
   };
   if (metadata.name?.value) request.name = metadata.name.value.split(/\s+/)[0];
-  const body = readBody(lines, line + 1, last);
+  const body = readBody(lines, line + 1, last, setAside);
   if (body) request.body = body;
   result.requests.push(request);
+}
+
+/** The block's assertion and script lines: read apart from the request, never sent as its body. */
+function setAsideLines(lines: readonly string[], first: number, last: number, result: ParsedFile): Map<number, 'assertion' | 'script'> {
+  const setAside = new Map<number, 'assertion' | 'script'>();
+  for (const block of scriptLines(lines, first, last)) {
+    result.problems.push({ line: block.start, message: 'scriptNotRun', detail: block.kind });
+    for (let line = block.start; line <= block.end; line++) setAside.set(line, 'script');
+  }
+  for (let line = first; line <= last; line++) {
+    if (!setAside.has(line) && ASSERTION.test(lines[line])) setAside.set(line, 'assertion');
+  }
+  return setAside;
+}
+
+function readAssertions(lines: readonly string[], setAside: ReadonlyMap<number, 'assertion' | 'script'>, result: ParsedFile): Assertion[] {
+  const assertions: Assertion[] = [];
+  for (const [line, kind] of [...setAside].sort((a, b) => a[0] - b[0])) {
+    if (kind !== 'assertion') continue;
+    const parsed = parseAssertionLine(lines[line], line);
+    if (!parsed) continue;
+    if (parsed.ok) assertions.push(parsed.assertion);
+    else result.problems.push({ line, message: 'assertion', detail: parsed.problem.message, start: parsed.problem.start, end: parsed.problem.end });
+  }
+  return assertions;
 }
 
 function readRequestLine(text: string): { method: string; url: string; problem?: Omit<ParseProblem, 'line'> } {
@@ -185,18 +234,21 @@ function readRequestLine(text: string): { method: string; url: string; problem?:
   return { method: 'GET', url: withoutVersion };
 }
 
-function readBody(lines: readonly string[], first: number, last: number): RequestBody | undefined {
-  let end = last;
-  while (end >= first && lines[end].trim() === '') end--;
-  if (end < first) return undefined;
-  let start = first;
-  while (start <= end && lines[start].trim() === '') start++;
-  const firstText = lines[start].trim();
+function readBody(lines: readonly string[], first: number, last: number, setAside: ReadonlyMap<number, unknown>): RequestBody | undefined {
+  const kept: number[] = [];
+  for (let line = first; line <= last; line++) if (!setAside.has(line)) kept.push(line);
+  let end = kept.length - 1;
+  while (end >= 0 && lines[kept[end]].trim() === '') end--;
+  let start = 0;
+  while (start <= end && lines[kept[start]].trim() === '') start++;
+  if (start > end) return undefined;
+  const firstText = lines[kept[start]].trim();
   const fileReference = /^<(@)?\s+(.+)$/.exec(firstText);
   if (fileReference && start === end) {
-    return { kind: 'file', path: fileReference[2].trim(), substitute: fileReference[1] === '@', line: start };
+    return { kind: 'file', path: fileReference[2].trim(), substitute: fileReference[1] === '@', line: kept[start] };
   }
-  return { kind: 'inline', text: lines.slice(start, end + 1).join('\n'), startLine: start, endLine: end };
+  const text = kept.slice(start, end + 1).map((line) => lines[line]).join('\n');
+  return { kind: 'inline', text, startLine: kept[start], endLine: kept[end] };
 }
 
 /** The request whose block holds `line`, if any. */

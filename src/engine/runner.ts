@@ -12,7 +12,9 @@ import { parseRequestFile, type ParsedFile, type ParsedRequest } from './parser'
 import { platformPath, prepareRequest, type PreparedRequest } from './prepare';
 import { resultOf, sendPrepared, type SenderDeps, type SentRequest } from './sender';
 import type { SystemVariableContext } from './systemVariables';
-import type { RequestResult, VariableSources } from './variables';
+import { resolveText, type ReferenceProblem, type RequestResult, type VariableSources } from './variables';
+import { checkResponse } from './assertions/checkResponse';
+import type { AssertionResult } from './assertions/evaluateAssertion';
 
 export interface RequestDocument {
   /** Identifies the file (its URI): results are kept per file. */
@@ -39,6 +41,11 @@ export interface RunOutcome {
   error?: { kind: string; message: string; response?: SentRequest['response']; cause?: unknown };
   /** Requests sent first because this one reads their responses. */
   dependencies: RunOutcome[];
+  /**
+   * The request's `??` assertions checked against its answer (a sent response, or the answer an error
+   * carried, so `?? status == 404` can pass). Undefined when it has none or no answer came.
+   */
+  assertions?: AssertionResult[];
 }
 
 export interface SendOptions {
@@ -104,7 +111,7 @@ export class RequestFileRunner {
     const outcome: RunOutcome = { request, label: labelOf(request), dependencies: [] };
     visiting.add(request.index);
     let prepared = prepareRequest(file, request, this.sources(document.key, file), document);
-    const missing = prepared.ok ? [] : [...new Set(prepared.problems.filter((p) => p.kind === 'notSent').map((p) => p.name!))];
+    const missing = this.unsentNames(document, file, request, prepared.ok ? [] : prepared.problems);
     if (missing.length > 0 && visiting.size <= MAX_DEPENDENCY_DEPTH) {
       for (const name of missing) {
         const dependency = file.requests.find((candidate) => candidate.name === name);
@@ -128,10 +135,27 @@ export class RequestFileRunner {
       outcome.sent = await sendPrepared(prepared.request, this.deps.sender, options);
     } catch (error) {
       outcome.error = describeError(error);
+      this.check(document, file, outcome);
       return outcome;
     }
     if (request.name) this.remember(document.key, request.name, resultOf(prepared.request, outcome.sent.response));
+    this.check(document, file, outcome);
     return outcome;
+  }
+
+  /** The named requests this one reads (in the request or in an assertion's expected value) that were not sent yet. */
+  private unsentNames(document: RequestDocument, file: ParsedFile, request: ParsedRequest, problems: readonly ReferenceProblem[]): string[] {
+    const sources = this.sources(document.key, file);
+    const inAssertions = request.assertions.flatMap((assertion) => (assertion.expected ? resolveText(assertion.expected, sources).problems : []));
+    return [...new Set([...problems, ...inAssertions].filter((problem) => problem.kind === 'notSent').map((problem) => problem.name!))];
+  }
+
+  /** Checks the request's assertions against whatever answer came, once its own result is remembered. */
+  private check(document: RequestDocument, file: ParsedFile, outcome: RunOutcome): void {
+    const response = outcome.sent?.response ?? outcome.error?.response;
+    if (outcome.request.assertions.length === 0 || !response) return;
+    const sources = this.sources(document.key, file);
+    outcome.assertions = checkResponse(outcome.request.assertions, response, (text) => resolveText(text, sources));
   }
 
   private remember(key: string, name: string, result: RequestResult): void {

@@ -13,6 +13,8 @@ interface Case {
     headers?: Array<[string, string]>;
     body?: string | { file: string; substitute: boolean };
     requestLine?: number;
+    /** Lines of the request's assertions. */
+    assertions?: number[];
   }>;
   variables?: Array<[string, string]>;
   problems?: string[];
@@ -164,6 +166,61 @@ const cases: Case[] = [
     requests: [{ method: 'POST', url: '/api/x', headers: [['Content-Type', 'application/json']] }],
     problems: ['2:headerWithoutColon'],
   },
+  {
+    name: 'assertions: after the body, right after the request line and among headers; never part of the body',
+    text: [
+      'POST /api/x',
+      '?? status == 201',
+      'Content-Type: application/json',
+      '?? header content-type includes json',
+      '',
+      '{"a": 1}',
+      '',
+      '?? body $.a == 1',
+      '?? duration < 500',
+      '###',
+      'GET /api/y',
+      '?? body $.items exists',
+    ].join('\n'),
+    requests: [
+      { method: 'POST', url: '/api/x', headers: [['Content-Type', 'application/json']], body: '{"a": 1}', assertions: [1, 3, 7, 8] },
+      { method: 'GET', url: '/api/y', assertions: [11] },
+    ],
+  },
+  {
+    name: 'assertions: a malformed one is a problem, one before the request line belongs to it, one alone in a block has no request',
+    text: ['?? status == 200', 'GET /api/x', '?? status ===', '###', '?? status == 200'].join('\n'),
+    requests: [{ method: 'GET', url: '/api/x', assertions: [0] }],
+    problems: ['2:assertion', '4:assertionWithoutRequest'],
+  },
+  {
+    name: 'scripts (httpYac, JetBrains, REST Client) are set aside and reported, never sent as a body',
+    text: [
+      '{{',
+      '  exports.token = "x";',
+      '}}',
+      'POST /api/x',
+      'Content-Type: application/json',
+      '',
+      '{"a": 1}',
+      '',
+      '> {%',
+      '  client.test("ok", () => client.assert(response.status === 200));',
+      '%}',
+      '> {% client.global.set("id", response.body.id); %}',
+      '> ./handler.js',
+      '###',
+      'GET /api/y?q={{query}}',
+      '',
+      '{{@response',
+      '  console.log(response);',
+    ].join('\n'),
+    requests: [
+      { method: 'POST', url: '/api/x', body: '{"a": 1}', requestLine: 3 },
+      { method: 'GET', url: '/api/y?q={{query}}' },
+    ],
+    problems: ['0:scriptNotRun', '8:scriptNotRun', '11:scriptNotRun', '12:scriptNotRun', '16:scriptNotRun'],
+  },
 ];
 
 function check(file: ParsedFile, expected: Case): void {
@@ -179,6 +236,7 @@ function check(file: ParsedFile, expected: Case): void {
     if (typeof want.body === 'string') assert.deepEqual(got.body && got.body.kind === 'inline' ? got.body.text : got.body, want.body);
     else if (want.body) assert.deepEqual(got.body && got.body.kind === 'file' ? { file: got.body.path, substitute: got.body.substitute } : got.body, want.body);
     else assert.equal(got.body, undefined, `no body in ${index}`);
+    if (want.assertions) assert.deepEqual(got.assertions.map((assertion) => assertion.line), want.assertions, `assertions of ${index}`);
   });
   if (expected.variables) assert.deepEqual(file.variables.map((v) => [v.name, v.value]), expected.variables);
   assert.deepEqual(file.problems.map((p) => `${p.line}:${p.message}`), expected.problems ?? []);

@@ -93,6 +93,36 @@ describe('engine/runner', () => {
     assert.equal(sent.length, 3, 'the first request is not sent again');
   });
 
+  it('checks a request\'s assertions against its answer, expected values filled from earlier responses', async () => {
+    const { runner, document } = setup({ active: 't-mi' });
+    const text = [
+      '# @name first',
+      'GET /api/configurazioni',
+      '###',
+      'GET /api/x',
+      '?? status == 200',
+      '?? body $.total == {{first.response.body.$.total}}',
+      '?? body $.items[0].id == a2',
+      '?? header content-type includes json',
+      '?? body $.missing exists',
+      '?? body $.total == {{nowhere}}',
+    ].join('\n');
+    const outcome = await runner.send(document(text), 1);
+    assert.deepEqual(
+      outcome.assertions?.map((result) => [result.line, result.passed, result.actual]),
+      [
+        [4, true, '200'],
+        [5, true, '3'],
+        [6, false, 'a1'],
+        [7, true, 'application/json'],
+        [8, false, 'missing'],
+        [9, false, 'not checked'],
+      ],
+    );
+    const none = await runner.send(document('GET /api/configurazioni'), 0);
+    assert.equal(none.assertions, undefined, 'no assertions, no results');
+  });
+
   it('drops credential headers with a warning; never sends them to another host either', async () => {
     const { runner, sent, fetched, document } = setup();
     const text = ['GET /api/x', 'Authorization: Bearer secret', 'X-Keep: 1', '###', 'POST https://other.example/hook', 'Authorization-Key: k', '', '{"a":1}'].join('\n');
