@@ -4,6 +4,7 @@
  * run; a token about to expire, or refused with a 401, is replaced by signing in again the same way.
  */
 import { pollDeviceToken } from '../auth/deviceFlow';
+import { OAuthError } from '../auth/oauthErrors';
 import type { TokenClient, TokenResponse } from '../auth/tokenClient';
 import type { Clock } from '../common/clock';
 import * as l10n from '../common/l10n';
@@ -67,6 +68,22 @@ async function deviceToken(deps: GrantDeps): Promise<TokenResponse> {
   return pollDeviceToken(deps.tokens, authorization, { clock: deps.clock, logger: deps.logger });
 }
 
+/** What to check for the server's usual refusals. */
+const HINTS: Record<string, () => string> = {
+  invalid_client: () => l10n.t('Check {0} and {1}.', SECRET_VARIABLES.clientId, SECRET_VARIABLES.clientSecret),
+  invalid_grant: () => l10n.t('Check {0} and {1}.', SECRET_VARIABLES.username, SECRET_VARIABLES.password),
+  unauthorized_client: () => l10n.t('The client may not use this grant: check {0} and --grant.', SECRET_VARIABLES.clientId),
+};
+
+function failureText(grant: GrantChoice, error: unknown): string {
+  if (error instanceof OAuthError) {
+    const reason = error.description ? `${error.description} (${error.error})` : error.error;
+    const hint = HINTS[error.error]?.();
+    return l10n.t('Sign-in with the {0} grant failed: {1}', grant, hint ? `${reason}. ${hint}` : reason);
+  }
+  return l10n.t('Sign-in with the {0} grant failed: {1}', grant, error instanceof Error ? error.message : String(error));
+}
+
 /** Signs in once (throws SignInFailedError with the reason), then serves the token, signing in again when it runs out. */
 export async function signIn(grant: GrantChoice, credentials: Credentials, deps: GrantDeps): Promise<AccessTokenSource & { readonly grant: GrantChoice }> {
   const missing = missingCredentials(grant, credentials);
@@ -76,7 +93,7 @@ export async function signIn(grant: GrantChoice, credentials: Credentials, deps:
       const response = await requestToken(grant, credentials, deps);
       return { token: response.access_token, expiresAt: deps.clock.now() + (response.expires_in ?? 300) * 1000 };
     } catch (error) {
-      throw new SignInFailedError(l10n.t('Sign-in with the {0} grant failed: {1}', grant, error instanceof Error ? error.message : String(error)));
+      throw new SignInFailedError(failureText(grant, error));
     }
   };
   let current = await obtain();

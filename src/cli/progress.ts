@@ -21,7 +21,7 @@ export function requestLines(report: RequestReport, verbosity: Verbosity): strin
   const status = report.status === undefined ? '---' : String(report.status);
   const head = `${MARK[report.verdict]} ${status} ${report.method} ${report.url} (${report.name}, ${report.timeMs} ms)`;
   const lines = [head];
-  if (report.error) lines.push(`     ${report.error}`);
+  if (report.error && (report.verdict !== 'passed' || verbosity === 'verbose')) lines.push(`     ${report.error}`);
   for (const assertion of report.assertions) {
     if (assertion.passed && verbosity !== 'verbose') continue;
     lines.push(`     ${assertion.passed ? 'ok ' : 'not ok'} ${assertion.message}`);

@@ -50,9 +50,8 @@ export interface RunReport {
   signInMs?: number;
 }
 
-/** The outcome's assertion results (the engine adds them to RunOutcome). */
-export function assertionsOf(outcome: RunOutcome): AssertionResult[] {
-  return (outcome as RunOutcome & { assertions?: AssertionResult[] }).assertions ?? [];
+function assertionsOf(outcome: RunOutcome): AssertionResult[] {
+  return outcome.assertions ?? [];
 }
 
 /** A request with assertions is judged by them; one without fails on a network error or a 4xx/5xx. */

@@ -6,13 +6,15 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as l10n from '../common/l10n';
-import { diagnoseRequestFile, type DiagnosticContext } from '../engine/diagnostics';
+import { diagnoseRequestFile, type DiagnosticCode, type DiagnosticContext } from '../engine/diagnostics';
 import { requestDocument } from '../engine/documents';
 import { parseRequestFile } from '../engine/parser';
 import type { LoadedFile } from './fileRun';
 import { UsageError } from './options';
 
 const REQUEST_FILE = /\.(http|rest)$/i;
+/** A file with these errors does not parse: nothing is sent (the other diagnostics fail their own request). */
+const FATAL_CODES: ReadonlySet<DiagnosticCode> = new Set(['parse', 'assertion']);
 const SKIPPED_FOLDERS = new Set(['node_modules', '.git']);
 
 export function globPattern(glob: string): RegExp {
@@ -41,6 +43,12 @@ function walk(folder: string, into: string[]): void {
   }
 }
 
+function requestFilesIn(folder: string): string[] {
+  const all: string[] = [];
+  walk(folder, all);
+  return all.filter((file) => REQUEST_FILE.test(file)).sort();
+}
+
 function expandGlob(pattern: string, cwd: string): string[] {
   const normalized = pattern.split(path.sep).join('/');
   const segments = normalized.split('/');
@@ -62,7 +70,7 @@ export function expandFiles(patterns: readonly string[], cwd: string): string[] 
     else {
       const full = path.resolve(cwd, pattern);
       const stat = fs.statSync(full, { throwIfNoEntry: false });
-      matched = !stat ? [] : stat.isDirectory() ? (() => { const all: string[] = []; walk(full, all); return all.filter((file) => REQUEST_FILE.test(file)).sort(); })() : [full];
+      matched = !stat ? [] : stat.isDirectory() ? requestFilesIn(full) : [full];
     }
     if (matched.length === 0) throw new UsageError(l10n.t('No request file matches "{0}".', pattern));
     for (const file of matched) if (!files.includes(file)) files.push(file);
@@ -78,7 +86,7 @@ export function loadFiles(files: readonly string[], cwd: string, context: Diagno
     const text = fs.readFileSync(file, 'utf8');
     const parsed = parseRequestFile(text);
     for (const diagnostic of diagnoseRequestFile(text, parsed, context)) {
-      if (diagnostic.severity === 'error' && diagnostic.code === 'parse') problems.push(`${shown}:${diagnostic.line + 1}: ${diagnostic.message}`);
+      if (diagnostic.severity === 'error' && FATAL_CODES.has(diagnostic.code)) problems.push(`${shown}:${diagnostic.line + 1}: ${diagnostic.message}`);
     }
     if (parsed.requests.length === 0) problems.push(l10n.t('{0}: no request in the file', shown));
     return { file: shown, document: requestDocument(file, text, path.dirname(file)), parsed };
