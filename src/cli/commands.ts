@@ -127,7 +127,7 @@ async function run(prepared: Prepared, deps: CliDeps): Promise<number> {
   const signInStarted = deps.uptime();
   const tokens = await signIn(grant, credentials, { tokens: tokenClient(prepared, deps), clock: deps.clock, logger: prepared.logger, scopes: settings.auth.scopes, prompt: (text) => deps.output.err(text) });
   const signInMs = deps.uptime() - signInStarted;
-  const sent: { first?: number } = {};
+  const sent: { first?: number; handed?: number } = {};
   const platform = await platformFor(prepared, tokens, deps, sent);
   try {
     const files = load(prepared, platform, deps);
@@ -141,7 +141,12 @@ async function run(prepared: Prepared, deps: CliDeps): Promise<number> {
     const report = await runFiles(
       files,
       {
-        runner: platform.runner,
+        runner: {
+          send: (document, index, options) => {
+            sent.handed ??= deps.uptime();
+            return platform.runner.send(document, index, options);
+          },
+        },
         readings: () => platform.quota.readings(),
         routeFor: (p) => platform.client.routeFor(p),
         progress: progressReporter(deps.output, args.verbosity, () => platform.quota.readings()),
@@ -152,7 +157,8 @@ async function run(prepared: Prepared, deps: CliDeps): Promise<number> {
       settings.environment.name,
     );
     report.signInMs = Math.round(signInMs);
-    if (sent.first !== undefined) report.firstRequestMs = Math.round(sent.first - signInMs);
+    if (sent.handed !== undefined) report.firstRequestMs = Math.round(sent.handed - signInMs);
+    if (sent.first !== undefined) report.firstOnWireMs = Math.round(sent.first - signInMs);
     deps.output.status('');
     const reason = worstReason(exitReasons(report));
     writeReports(args, report, reason, deps);

@@ -45,8 +45,10 @@ export interface RunReport {
   files: FileReport[];
   calls: number;
   stopped?: { reason: StopReason; message: string };
-  /** ms from the process's start to the first request handed to the network, sign-in excluded. */
+  /** ms from the process's start to the first request handed to the client, sign-in excluded. */
   firstRequestMs?: number;
+  /** ms from the process's start to the first request on the wire (after its rate-limit slot), sign-in excluded. */
+  firstOnWireMs?: number;
   signInMs?: number;
 }
 
