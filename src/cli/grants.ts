@@ -63,8 +63,8 @@ function requestToken(grant: GrantChoice, credentials: Credentials, deps: GrantD
 
 async function deviceToken(deps: GrantDeps): Promise<TokenResponse> {
   const authorization = await deps.tokens.startDeviceAuthorization(deps.scopes);
+  // Only the address and the code: the complete address carries the code as a parameter, which the output masks.
   deps.prompt(l10n.t('To sign in, open {0} and enter the code {1}', authorization.verification_uri, authorization.user_code));
-  if (authorization.verification_uri_complete) deps.prompt(l10n.t('(or open {0})', authorization.verification_uri_complete));
   return pollDeviceToken(deps.tokens, authorization, { clock: deps.clock, logger: deps.logger });
 }
 

@@ -67,7 +67,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: '--keep-quota', value: 'PERCENT', commands: RUN, help: () => l10n.t("refuse to start, or stop, before the run would leave less than this share of the week's quota"), apply: (a, v) => (a.keepQuotaPercent = positive('--keep-quota', v, { max: 100, zero: true })) },
   { name: '--dry-run', commands: RUN, help: () => l10n.t('parse, resolve variables and routes, print what would be sent and the cost; send nothing'), apply: (a) => (a.dryRun = true) },
   { name: '--quiet', commands: BOTH, help: () => l10n.t('print only failures and the summary'), apply: (a) => (a.verbosity = 'quiet') },
-  { name: '--verbose', commands: BOTH, help: () => l10n.t('print each request and response (secrets masked)'), apply: (a) => (a.verbosity = 'verbose') },
+  { name: '--verbose', commands: BOTH, help: () => l10n.t("print every assertion and the client's log (secrets masked)"), apply: (a) => (a.verbosity = 'verbose') },
   { name: '--grant', value: GRANTS.join('|'), commands: BOTH, help: () => l10n.t('how to sign in (default: password when TENANT_API_USERNAME is set, else client_credentials)'), apply: (a, v) => (a.grant = grantOf(v)) },
   { name: '--secret-stdin', commands: BOTH, help: () => l10n.t('read NAME=VALUE lines of the TENANT_API_* secrets from standard input'), apply: (a) => (a.secretStdin = true) },
   { name: '--workspace', value: 'FOLDER', commands: BOTH, help: () => l10n.t('the folder whose .vscode/settings.json is read'), apply: (a, v) => (a.workspace = v) },

@@ -38,7 +38,7 @@ export function streamOutput(stdout: Stream, stderr: Stream): Output {
       if (!interactive) return;
       clear();
       if (!line) return;
-      const width = Math.max(20, (stderr.columns ?? 80) - 1);
+      const width = Math.max(20, (stderr.columns || 80) - 1);
       const text = redact(line);
       stderr.write(text.length > width ? `${text.slice(0, width - 1)}…` : text);
       shown = true;
