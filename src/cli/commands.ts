@@ -133,6 +133,8 @@ async function run(prepared: Prepared, deps: CliDeps): Promise<number> {
     const files = load(prepared, platform, deps);
     const planned = new Map<string | undefined, number>();
     for (const file of files) for (const [module, calls] of callsByModule(file.parsed, (p) => platform.client.routeFor(p))) planned.set(module, (planned.get(module) ?? 0) + calls);
+    // The windows' quota readings come with the shared ledger: the guard reads them before the first call.
+    if (args.keepQuotaPercent !== undefined) await platform.ready();
     const refusal = startRefusal(platform.quota.readings(), planned, args);
     if (refusal) {
       deps.output.err(refusal);

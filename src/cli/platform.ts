@@ -13,9 +13,11 @@ import { TenantResolver } from '../api/tenantResolver';
 import type { TenantRecord } from '../api/types';
 import type { Logger } from '../common/logger';
 import type { AccessTokenSource } from '../common/sessions';
-import { windowCoordination } from '../coordination';
+import { windowCoordination, type ApplicationLedger } from '../coordination';
 import { RequestFileRunner } from '../engine/runner';
 import { defaultSystemContext } from '../engine/systemVariables';
+import * as l10n from '../common/l10n';
+import { LICENCE_KEY_PREFIX } from './credentials';
 import { MemorySecretStore } from './memorySecrets';
 
 export interface PlatformOptions {
@@ -32,6 +34,8 @@ export interface PlatformOptions {
 }
 
 export interface Platform {
+  /** Resolves once the ledger is shared with the editor windows and other runners (their quota readings in), or this process goes alone. */
+  ready(): Promise<unknown>;
   client: ApiClient;
   runner: RequestFileRunner;
   quota: QuotaTracker;
@@ -40,12 +44,18 @@ export interface Platform {
 
 export async function createPlatform(options: PlatformOptions): Promise<Platform> {
   const secrets = new MemorySecretStore();
-  for (const [module, key] of options.licenceKeys) await secrets.store(licenceSecretName(module), key);
+  // No answer names a key's organization: its quota readings are named after the variable the key came from.
+  for (const [module, key] of options.licenceKeys) {
+    const variable = `${LICENCE_KEY_PREFIX}${module.toUpperCase()}`;
+    await secrets.store(licenceSecretName(module), JSON.stringify({ key, label: variable, organization: l10n.t('the organization of {0}', variable) }));
+  }
   const licenceKeys = new LicenceKeyStore(secrets);
   const quota = new QuotaTracker();
   const settings = () => options.api;
   const windows = windowCoordination(options.logger);
-  const scheduler = createApplicationScheduler(settings, options.logger, { ledger: windows.sharedLedger(() => options.application), quota });
+  const shared = windows.sharedLedger(() => options.application);
+  let ledger: ApplicationLedger | undefined;
+  const scheduler = createApplicationScheduler(settings, options.logger, { ledger: (parts) => (ledger = shared(parts)), quota });
   const client = new ApiClient({ settings, tokens: options.tokens, licenceKeys, logger: options.logger, scheduler: scheduler.scheduler, quota, fetch: options.fetch });
   let listed: TenantRecord[] = [];
   const tenants = new TenantResolver({
@@ -60,6 +70,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     system: (lookup) => defaultSystemContext(lookup),
   });
   return {
+    ready: async () => ledger?.ready(),
     client,
     runner,
     quota,

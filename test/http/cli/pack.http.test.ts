@@ -20,13 +20,13 @@ describe('tenant-api from npm pack, installed into an empty folder', function ()
   before(async () => {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-pack-'));
     // prepack builds dist/cli.js; the package carries it and nothing of src/.
-    const packed = JSON.parse(execFileSync(npm, ['pack', '--json', '--pack-destination', scratch], { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    const packed = JSON.parse(execFileSync(npm, ['pack', '--json', '--pack-destination', scratch], { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' })) as Array<{ filename: string; files: Array<{ path: string }> }>;
     const files = packed[0].files.map((file) => file.path).sort();
     assert.deepEqual(files, ['CHANGELOG.md', 'LICENSE', 'README.md', 'dist/cli.js', 'package.json']);
     project = path.join(scratch, 'project');
     fs.mkdirSync(project);
     fs.writeFileSync(path.join(project, 'package.json'), '{ "name": "ci-job", "private": true }\n');
-    execFileSync(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(scratch, packed[0].filename)], { cwd: project, stdio: 'ignore' });
+    execFileSync(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(scratch, packed[0].filename)], { cwd: project, stdio: 'ignore', shell: process.platform === 'win32' });
     sandbox = await startSandbox({});
   });
   after(async () => {
@@ -35,7 +35,7 @@ describe('tenant-api from npm pack, installed into an empty folder', function ()
   });
 
   it('npx tenant-api --version prints the package version', () => {
-    const version = execFileSync(npx, ['--no-install', 'tenant-api', '--version'], { cwd: project, encoding: 'utf8' }).trim();
+    const version = execFileSync(npx, ['--no-install', 'tenant-api', '--version'], { cwd: project, encoding: 'utf8', shell: process.platform === 'win32' }).trim();
     assert.equal(version, JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')).version);
   });
 

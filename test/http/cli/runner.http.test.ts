@@ -126,6 +126,17 @@ describe('tenant-api, the built runner, against the sandbox', function () {
     assert.deepEqual([root.attributes.tests, root.attributes.skipped], ['4', '2']);
   });
 
+  it('--keep-quota stops the run before the week\'s quota would fall below it (exit 5), from the readings of the run', async () => {
+    const requests = Array.from({ length: 8 }, (_, i) => `# @name d${i}\nGET /efat/api/v1/ditte?dimensionePagina=1\n`);
+    fs.writeFileSync(path.join(folder, 'quota.http'), `@tenant = RC-MI\n###\n${requests.join('###\n')}`);
+    // Rossi's 10,000 a week: after 5 calls the next would leave 9,994, 99.94 %, below 99.95 %.
+    const result = await run(['run', 'quota.http', '--env', 'Sandbox', '--keep-quota', '99.95', '--reporter', 'junit=out/quota.xml'], passwordEnv);
+    assert.equal(result.code, 5, result.stdout + result.stderr);
+    assert.match(result.stdout, /Stopped by the quota guard: 1 call\(s\) more would leave 99\.9 % of the organization of TENANT_API_KEY_EFAT's weekly quota \(5 of 10000 used\)/);
+    const root = parseXml(report('quota.xml'));
+    assert.deepEqual([root.attributes.tests, root.attributes.skipped], ['8', '3']);
+  });
+
   it('--dry-run prints what would be sent and the cost, and sends nothing', async () => {
     const before = sandbox.requests.length;
     const result = await run(['run', 'smoke.http', '--env', 'Sandbox', '--dry-run'], {});
