@@ -1,4 +1,4 @@
-// Bundles the extension (and, with --tests, the in-editor test suite) into CommonJS for the extension host.
+// Bundles the extension and the runner dist/cli.js (and, with --tests, the in-editor test suite) into CommonJS for the extension host.
 import * as fs from 'node:fs';
 import * as esbuild from 'esbuild';
 
@@ -23,6 +23,15 @@ const builds = [
     minify: production,
     sourcemap: production ? 'linked' : 'inline',
     sourcesContent: !production,
+  },
+  {
+    // The headless runner (`tenant-api`, the package's bin): plain Node, no vscode, one file.
+    ...common,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    external: [],
+    minify: production,
+    banner: { js: '#!/usr/bin/env node' },
   },
 ];
 

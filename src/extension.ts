@@ -82,6 +82,7 @@ export async function activate(context: vscode.ExtensionContext) {
     saveRoute: (rule) => saveRouteRule(environments.active(), rule),
     modules: () => active().client.modules(),
     licenceOrganization: async (module) => (await active().licenceKeys.get(module))?.organization,
+    environmentName: () => (environments.active().isDefault ? 'default' : environments.active().name),
   });
   // Every command, from one place: the active environment's run in its parts at each use.
   registerCommands(context, { ...environmentCommands(environments), ...requestFiles, ...wholeResponses.commands() }, () => active().handlers);

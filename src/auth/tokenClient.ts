@@ -135,6 +135,17 @@ export class TokenClient {
     return this.token(body, signal);
   }
 
+  /** The client credentials grant (a connected app with no user): the runner's sign-in without a person. */
+  clientCredentials(scopes: readonly string[], signal?: AbortSignal): Promise<TokenResponse> {
+    return this.token({ grant_type: 'client_credentials', ...(scopes.length ? { scope: scopes.join(' ') } : {}) }, signal);
+  }
+
+  /** The resource owner password grant, for a test user in CI (spec 4.2 lists it); the password is registered for redaction. */
+  passwordGrant(username: string, password: string, scopes: readonly string[], signal?: AbortSignal): Promise<TokenResponse> {
+    registerSecret(password);
+    return this.token({ grant_type: 'password', username, password, ...(scopes.length ? { scope: scopes.join(' ') } : {}) }, signal);
+  }
+
   /** Token request for the device grant; throws OAuthError (authorization_pending, slow_down, ...) as the server says. */
   pollDeviceToken(deviceCode: string, signal?: AbortSignal): Promise<TokenResponse> {
     return this.token({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: deviceCode }, signal);

@@ -28,6 +28,7 @@ export const COMMAND = {
   requestFileSendAll: 'tenantApi.requestFile.sendAll',
   requestFileCopyAsCurl: 'tenantApi.requestFile.copyAsCurl',
   saveRequest: 'tenantApi.requestFile.saveRequest',
+  runRequestFileInTerminal: 'tenantApi.requestFile.runInTerminal',
 } as const;
 
 /** Commands the extension runs itself (tree items, links): registered, never contributed. */

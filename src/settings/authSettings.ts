@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { EnvironmentSettings } from './environments';
+import { authConfigurationFrom } from './settingValues';
 
 /** The ways a sign-in can reach the browser and come back (src/auth/flows.ts chooses among them). */
 export type FlowKind = 'uriHandler' | 'loopback' | 'deviceCode';
@@ -16,31 +17,13 @@ export interface AuthConfiguration {
   environmentName?: string;
 }
 
-const DEFAULT_SCOPES = ['openid', 'profile', 'offline_access', 'api'];
-const FLOWS: FlowSetting[] = ['auto', 'uriHandler', 'loopback', 'deviceCode'];
-
 /**
  * The tenantApi.* settings sign-in reads, repaired where a value is unusable. An environment's
  * authUrl, clientId and scopes (already overlaid on the top-level ones) replace the top-level values.
  */
 export function readAuthConfiguration(environment?: Pick<EnvironmentSettings, 'authUrl' | 'clientId' | 'scopes'> & { name?: string }): AuthConfiguration {
   const config = vscode.workspace.getConfiguration('tenantApi');
-  const scopes = config.get<unknown>('scopes');
-  const flow = config.get<string>('signInFlow', 'auto') as FlowSetting;
-  const number = (name: string, fallback: number, minimum: number) => {
-    const value = config.get<number>(name, fallback);
-    return typeof value === 'number' && Number.isFinite(value) && value >= minimum ? value : fallback;
-  };
-  const own = {
-    authUrl: (config.get<string>('authUrl') ?? '').trim().replace(/\/+$/, ''),
-    clientId: (config.get<string>('clientId') ?? '').trim() || 'tenant-api-workbench',
-    scopes: Array.isArray(scopes) && scopes.every((scope) => typeof scope === 'string') && scopes.length > 0 ? scopes : DEFAULT_SCOPES,
-    signInFlow: FLOWS.includes(flow) ? flow : 'auto',
-    timeoutSeconds: number('signInTimeoutSeconds', 300, 1),
-    refreshSkewSeconds: number('refreshSkewSeconds', 60, 0),
-  };
-  if (!environment) return own;
-  return { ...own, authUrl: environment.authUrl, clientId: environment.clientId, scopes: [...environment.scopes], environmentName: environment.name };
+  return authConfigurationFrom((key, fallback) => config.get(key, fallback), environment);
 }
 
 /** Whether an authorization server address can be used: https, or http on this computer. */

@@ -2,11 +2,10 @@ import * as vscode from 'vscode';
 import { publicSuffixEntries } from '../api/hostValidation';
 import type { Logger } from '../common/logger';
 import { EnvironmentState } from './activeEnvironment';
-import { ENVIRONMENTS_SETTING, parseEnvironments, type EnvironmentList, type EnvironmentSettings } from './environments';
+import { ENVIRONMENTS_SETTING, type EnvironmentList } from './environments';
+import { environmentListFrom } from './settingValues';
 import { EDITOR_COMMAND } from '../common/commandIds';
 
-const DEFAULT_CLIENT_ID = 'tenant-api-workbench';
-const DEFAULT_SCOPES = ['openid', 'profile', 'offline_access', 'api'];
 /** The settings an environment overlays (the other tenantApi.* settings are the same in every environment). */
 const OVERLAID = ['authUrl', 'baseUrl', 'clientId', 'scopes', 'allowedHosts', 'routes', 'endpoints', 'environments'];
 
@@ -17,18 +16,7 @@ function strings(value: unknown): string[] | undefined {
 /** The top-level settings (the default environment) and tenantApi.environments, as the editor has them now. */
 export function readEnvironmentList(): EnvironmentList {
   const section = vscode.workspace.getConfiguration('tenantApi');
-  const scopes = strings(section.get<unknown>('scopes'));
-  const defaults: EnvironmentSettings = {
-    authUrl: String(section.get<unknown>('authUrl') ?? ''),
-    baseUrl: String(section.get<unknown>('baseUrl') ?? ''),
-    clientId: String(section.get<unknown>('clientId') ?? '').trim() || DEFAULT_CLIENT_ID,
-    scopes: scopes && scopes.length > 0 ? scopes : DEFAULT_SCOPES,
-    allowedHosts: strings(section.get<unknown>('allowedHosts')) ?? [],
-    routes: section.get<unknown>('routes') ?? [],
-    endpoints: section.get<unknown>('endpoints') ?? [],
-    variables: {},
-  };
-  return parseEnvironments(section.get<unknown>('environments'), defaults);
+  return environmentListFrom((key, fallback) => section.get(key, fallback));
 }
 
 /** The setting to open for the problems: tenantApi.allowedHosts when it has a refused entry (the environments' own problems name their entries), else tenantApi.environments. */

@@ -4,6 +4,9 @@ import { join } from 'node:path';
 
 export interface SandboxInfo {
   baseUrl: string;
+  authUrl: string;
+  clients: { password: { clientId: string; clientSecret: string } };
+  users: Array<{ username: string; password: string }>;
   licenceKeys: Array<{ key: string; module: string; organizationId: string }>;
 }
 

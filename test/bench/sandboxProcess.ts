@@ -41,6 +41,9 @@ async function main(): Promise<void> {
   send({
     ready: {
       baseUrl: sandbox.baseUrl,
+      authUrl: sandbox.authUrl,
+      clients: sandbox.clients,
+      users: sandbox.users.map(({ username, password }) => ({ username, password })),
       licenceKeys: sandbox.licenceKeys,
       options: sandbox.options,
     },

@@ -25,6 +25,8 @@ export interface WindowOptions {
   path: string;
   /** Default: the spec's limits. */
   limits?: RateLimit[];
+  /** The application whose ledger the window joins (default: a bench-only one); runners of the same application share it. */
+  application?: { authUrl: string; clientId: string };
 }
 
 async function main(): Promise<void> {
@@ -38,7 +40,7 @@ async function main(): Promise<void> {
     safetyMarginMs: () => options.marginMs,
     logger: silentLogger,
     quota,
-    application: () => ({ authUrl: 'http://127.0.0.1/bench', clientId: 'bench' }),
+    application: () => options.application ?? { authUrl: 'http://127.0.0.1/bench', clientId: 'bench' },
     runtimeDir: () => openRuntimeDir(options.dirBase),
   });
   const keys = new LicenceKeyStore(new InMemorySecretStore());

@@ -10,6 +10,7 @@ import type { ResponseDocuments } from '../../views/responseDocuments';
 import { requestFileCommands } from './commands';
 import { isRequestDocument, ParsedDocuments } from './documents';
 import { registerLanguageFeatures } from './languageFeatures';
+import { runInTerminalCommands } from './runInTerminal';
 import { saveToFileCommands } from './saveToFile';
 
 export interface RequestFilesDeps {
@@ -30,6 +31,8 @@ export interface RequestFilesDeps {
   modules?: () => string[];
   /** The organization of the licence key set for a module (what a run's calls count against). */
   licenceOrganization?: (module: string) => Promise<string | undefined>;
+  /** The active environment as the runner's --env takes it (Run Request File in Terminal). */
+  environmentName?: () => string;
 }
 
 /**
@@ -90,5 +93,6 @@ export function registerRequestFiles(context: vscode.ExtensionContext, deps: Req
       cost: { quota: { reading: (organization) => deps.api.quota.reading(organization) }, routeFor: (path) => deps.api.routeFor(path), licenceOrganization: deps.licenceOrganization },
     }),
     ...saveToFileCommands({ history: () => deps.history?.().entries() ?? [], knownTenants: () => tenants.known() }),
+    ...runInTerminalCommands({ extensionPath: context.extensionPath, environmentName: deps.environmentName ?? (() => 'default') }),
   };
 }

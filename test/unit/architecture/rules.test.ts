@@ -26,6 +26,13 @@ describe('architecture rules', () => {
     ['src/settings/x.ts', "import { sanitizeThresholds } from '../views/quotaPresentation';", /src\/settings imports no layer above it/],
     ['src/common/x.ts', "import { activate } from '../extension';", /src\/common imports no layer above it/],
     ['src/requestFiles/vscode/x.ts', "import { callPlatform } from '../../engine/sender';", undefined],
+    // The runner (issue 22): plain Node over the engine, no editor front end, imported by nothing.
+    ['src/cli/x.ts', "import * as vscode from 'vscode';", /src\/cli has no vscode/],
+    ['src/cli/x.ts', "import { ResponseDocuments } from '../views/responseDocuments';", /src\/cli has no vscode and no editor front end/],
+    ['src/cli/x.ts', "import { registerRequestFiles } from '../requestFiles/vscode/register';", /src\/cli has no vscode and no editor front end/],
+    ['src/cli/x.ts', "import { RequestFileRunner } from '../engine/runner';", undefined],
+    ['src/extension.ts', "import { runCli } from './cli/commands';", /src\/extension does not import src\/cli/],
+    ['src/engine/x.ts', "import { runCli } from '../cli/commands';", /src\/engine imports no layer above it/],
     ['src/api/x.ts', "// import * as vscode from 'vscode';\nconst s = \"import 'vscode'\";", undefined],
   ];
   for (const [file, text, expected] of cases) {

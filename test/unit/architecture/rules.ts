@@ -29,6 +29,7 @@ export const LAYERS: ReadonlyArray<{ folder: string; why: string }> = [
   { folder: 'src/views', why: 'the tree, status bars and response tabs: commands use views, never the other way round, so a view can be reused by any command' },
   { folder: 'src/commands', why: 'the palette\'s front end over the engine and the views' },
   { folder: 'src/requestFiles', why: 'the request files\' front end in the editor, over the engine and the views' },
+  { folder: 'src/cli', why: 'the headless runner (`tenant-api`): a front end of its own over the engine, the client, sign-in and the shared ledger; nothing imports it' },
 ];
 
 function layerRules(): ImportRule[] {
@@ -67,6 +68,18 @@ export const IMPORT_RULES: readonly ImportRule[] = [
     why: 'the request engine runs in plain Node: the Testing view and the command line are front ends over it too',
     covers: under('src/engine'),
     forbids: (target) => target === 'vscode',
+  },
+  {
+    name: 'src/cli has no vscode and no editor front end',
+    why: 'the runner is bundled alone into dist/cli.js and runs in plain Node, where neither vscode nor the editor\'s views and commands exist',
+    covers: under('src/cli'),
+    forbids: (target) => target === 'vscode' || ['src/views', 'src/commands', 'src/requestFiles'].some((folder) => under(folder)(target)),
+  },
+  {
+    name: 'src/extension does not import src/cli',
+    why: 'the runner is the top of its own bundle; the extension starts it as a process (dist/cli.js), never imports it (the layers keep every other folder from it)',
+    covers: (file) => !LAYERS.some((layer) => under(layer.folder)(file)),
+    forbids: (target) => under('src/cli')(target),
   },
   ...layerRules(),
 ];

@@ -1,0 +1,139 @@
+/**
+ * The command line: commands and options as a table, read into one plain object. An unknown option
+ * or a missing value is a usage error (exit 2). No option takes a secret: values on the command line
+ * are visible to every user of the machine (`ps`), so secrets come from the environment or stdin.
+ */
+import * as l10n from '../common/l10n';
+
+export type Command = 'run' | 'login' | 'help' | 'version';
+export type GrantChoice = 'client_credentials' | 'password' | 'device';
+export type Verbosity = 'quiet' | 'normal' | 'verbose';
+
+export interface Reporter {
+  kind: 'junit' | 'json';
+  path: string;
+}
+
+export interface Arguments {
+  command: Command;
+  /** Files and globs, as given. */
+  files: string[];
+  env?: string;
+  tenant?: string;
+  reporters: Reporter[];
+  bail: boolean;
+  timeoutSeconds?: number;
+  maxCalls?: number;
+  keepQuotaPercent?: number;
+  dryRun: boolean;
+  verbosity: Verbosity;
+  grant?: GrantChoice;
+  secretStdin: boolean;
+  /** The folder whose `.vscode/settings.json` is read (default: the nearest one up from the current folder). */
+  workspace?: string;
+}
+
+export class UsageError extends Error {}
+
+type Apply = (into: Arguments, value: string) => void;
+
+interface OptionSpec {
+  name: string;
+  /** The value's placeholder in the help; none for a flag. */
+  value?: string;
+  commands: readonly Command[];
+  help: () => string;
+  apply: Apply;
+}
+
+const RUN: readonly Command[] = ['run'];
+const BOTH: readonly Command[] = ['run', 'login'];
+const GRANTS: readonly GrantChoice[] = ['client_credentials', 'password', 'device'];
+
+function positive(name: string, value: string, { integer = false, max = Infinity, zero = false } = {}): number {
+  const n = Number(value);
+  const ok = value.trim() !== '' && Number.isFinite(n) && (zero ? n >= 0 : n > 0) && n <= max && (!integer || Number.isInteger(n));
+  if (!ok) throw new UsageError(l10n.t('{0} needs a number ({1}), got "{2}".', name, integer ? l10n.t('a whole number') : l10n.t('a number'), value));
+  return n;
+}
+
+export const OPTIONS: readonly OptionSpec[] = [
+  { name: '--env', value: 'NAME', commands: BOTH, help: () => l10n.t('the environment of tenantApi.environments (default: the top-level settings, else the first environment)'), apply: (a, v) => (a.env = v) },
+  { name: '--tenant', value: 'CODE', commands: RUN, help: () => l10n.t('the tenant (code, description or id) of requests that name none'), apply: (a, v) => (a.tenant = v) },
+  { name: '--reporter', value: 'junit=PATH|json=PATH', commands: RUN, help: () => l10n.t('write a JUnit XML or JSON report (repeatable)'), apply: (a, v) => a.reporters.push(reporterOf(v)) },
+  { name: '--bail', commands: RUN, help: () => l10n.t('stop at the first request that fails'), apply: (a) => (a.bail = true) },
+  { name: '--timeout', value: 'SECONDS', commands: RUN, help: () => l10n.t('time limit of each request (default: tenantApi.requestTimeoutSeconds)'), apply: (a, v) => (a.timeoutSeconds = positive('--timeout', v, { max: 3600 })) },
+  { name: '--max-calls', value: 'N', commands: RUN, help: () => l10n.t('stop before making more than N calls'), apply: (a, v) => (a.maxCalls = positive('--max-calls', v, { integer: true, zero: true })) },
+  { name: '--keep-quota', value: 'PERCENT', commands: RUN, help: () => l10n.t("refuse to start, or stop, before the run would leave less than this share of the week's quota"), apply: (a, v) => (a.keepQuotaPercent = positive('--keep-quota', v, { max: 100, zero: true })) },
+  { name: '--dry-run', commands: RUN, help: () => l10n.t('parse, resolve variables and routes, print what would be sent and the cost; send nothing'), apply: (a) => (a.dryRun = true) },
+  { name: '--quiet', commands: BOTH, help: () => l10n.t('print only failures and the summary'), apply: (a) => (a.verbosity = 'quiet') },
+  { name: '--verbose', commands: BOTH, help: () => l10n.t("print every assertion and the client's log (secrets masked)"), apply: (a) => (a.verbosity = 'verbose') },
+  { name: '--grant', value: GRANTS.join('|'), commands: BOTH, help: () => l10n.t('how to sign in (default: password when TENANT_API_USERNAME is set, else client_credentials)'), apply: (a, v) => (a.grant = grantOf(v)) },
+  { name: '--secret-stdin', commands: BOTH, help: () => l10n.t('read NAME=VALUE lines of the TENANT_API_* secrets from standard input'), apply: (a) => (a.secretStdin = true) },
+  { name: '--workspace', value: 'FOLDER', commands: BOTH, help: () => l10n.t('the folder whose .vscode/settings.json is read'), apply: (a, v) => (a.workspace = v) },
+];
+
+function reporterOf(value: string): Reporter {
+  const match = /^(junit|json)=(.+)$/.exec(value);
+  if (!match) throw new UsageError(l10n.t('--reporter takes junit=PATH or json=PATH, got "{0}".', value));
+  return { kind: match[1] as Reporter['kind'], path: match[2] };
+}
+
+function grantOf(value: string): GrantChoice {
+  if (!(GRANTS as readonly string[]).includes(value)) throw new UsageError(l10n.t('--grant takes {0}, got "{1}".', GRANTS.join(', '), value));
+  return value as GrantChoice;
+}
+
+function commandOf(word: string | undefined): Command {
+  if (word === undefined || word === 'help' || word === '--help' || word === '-h') return 'help';
+  if (word === '--version' || word === '-v' || word === 'version') return 'version';
+  if (word === 'run' || word === 'login') return word;
+  throw new UsageError(l10n.t('Unknown command "{0}": use run, login, --help or --version.', word.startsWith('-') ? word.split('=')[0] : word));
+}
+
+export function parseArguments(argv: readonly string[]): Arguments {
+  const command = commandOf(argv[0]);
+  const parsed: Arguments = { command, files: [], reporters: [], bail: false, dryRun: false, verbosity: 'normal', secretStdin: false };
+  for (let i = 1; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--help' || arg === '-h') return { ...parsed, command: 'help' };
+    if (!arg.startsWith('--')) {
+      parsed.files.push(arg);
+      continue;
+    }
+    const equals = arg.indexOf('=');
+    // Only the option's name is ever repeated back: a value typed by mistake may be a secret.
+    const name = equals < 0 ? arg : arg.slice(0, equals);
+    const spec = OPTIONS.find((option) => option.name === name);
+    if (!spec || !spec.commands.includes(command)) throw new UsageError(l10n.t('Unknown option {0} for "{1}" (see tenant-api --help).', name, command));
+    if (!spec.value) {
+      if (equals >= 0) throw new UsageError(l10n.t('{0} takes no value.', name));
+      spec.apply(parsed, '');
+      continue;
+    }
+    const value = equals >= 0 ? arg.slice(equals + 1) : argv[++i];
+    if (value === undefined || value === '') throw new UsageError(l10n.t('{0} needs a value ({1}).', name, spec.value));
+    spec.apply(parsed, value);
+  }
+  if (command === 'run' && parsed.files.length === 0) throw new UsageError(l10n.t('tenant-api run needs at least one request file or glob.'));
+  if (command === 'login' && parsed.files.length > 0) throw new UsageError(l10n.t('tenant-api login takes no files.'));
+  return parsed;
+}
+
+/** The help text, made from the table. */
+export function usageText(): string {
+  const rows = OPTIONS.map((option) => {
+    const left = option.value ? `${option.name} ${option.value}` : option.name;
+    return `  ${left.padEnd(34)} ${option.help()}${option.commands.includes('login') ? '' : ` (${l10n.t('run only')})`}`;
+  });
+  return [
+    l10n.t('Usage: tenant-api run <files or globs> [options]'),
+    l10n.t('       tenant-api login [options]      sign in with the device code flow'),
+    l10n.t('       tenant-api --version | --help'),
+    '',
+    l10n.t('Options:'),
+    ...rows,
+    '',
+    l10n.t('Secrets come from the environment, never from options: TENANT_API_CLIENT_ID, TENANT_API_CLIENT_SECRET, TENANT_API_USERNAME, TENANT_API_PASSWORD, TENANT_API_KEY_<MODULE> (e.g. TENANT_API_KEY_CORE), or from standard input with --secret-stdin.'),
+  ].join('\n');
+}

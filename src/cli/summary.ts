@@ -1,0 +1,22 @@
+/** The lines at the end of a run: per file and in all, how it stopped, the exit code's meaning. Pure. */
+import * as l10n from '../common/l10n';
+import { EXIT_CODES, type ExitReason } from './exitCodes';
+import { counts, type RunReport } from './report';
+
+function countsText(c: ReturnType<typeof counts>): string {
+  const parts = [l10n.t('{0} passed', c.passed), l10n.t('{0} failed', c.failed)];
+  if (c.notRun > 0) parts.push(l10n.t('{0} not run', c.notRun));
+  return parts.join(', ');
+}
+
+export function summaryLines(report: RunReport, reason: ExitReason): string[] {
+  const all = report.files.flatMap((file) => file.requests);
+  const lines = [''];
+  if (report.files.length > 1) for (const file of report.files) lines.push(`${file.file}: ${countsText(counts(file.requests))}`);
+  const seconds = (report.timeMs / 1000).toFixed(1);
+  lines.push(l10n.t('{0} requests: {1}; {2} calls in {3} s ({4})', all.length, countsText(counts(all)), report.calls, seconds, report.environment));
+  if (report.stopped) lines.push(report.stopped.message);
+  const exit = EXIT_CODES.find((entry) => entry.reason === reason)!;
+  lines.push(l10n.t('Exit code {0}: {1}', exit.code, exit.meaning()));
+  return lines;
+}

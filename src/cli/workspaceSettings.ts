@@ -1,0 +1,72 @@
+/**
+ * The workspace's settings as the extension reads them: `.vscode/settings.json` (JSONC) of the given
+ * folder, or of the nearest folder up from the current one that has it, read through src/settings.
+ * Only the workspace file: user settings belong to one person, CI has none.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { readApiSettings, type ApiSettings, type SettingReader } from '../api';
+import * as l10n from '../common/l10n';
+import type { AuthConfiguration } from '../settings/authSettings';
+import { chooseActiveEnvironment, type Environment } from '../settings/environments';
+import { authConfigurationFrom, environmentListFrom } from '../settings/settingValues';
+import { parseJsonc } from './jsonc';
+import { UsageError } from './options';
+
+export interface WorkspaceSettings {
+  /** The settings file read, or undefined when there is none (every value is then its default). */
+  file?: string;
+  environment: Environment;
+  api: ApiSettings;
+  auth: AuthConfiguration;
+  /** Parts of the settings that were ignored, one sentence each. */
+  problems: string[];
+}
+
+export function findSettingsFile(start: string, explicit: boolean): string | undefined {
+  let folder = path.resolve(start);
+  for (;;) {
+    const candidate = path.join(folder, '.vscode', 'settings.json');
+    if (fs.existsSync(candidate)) return candidate;
+    const parent = path.dirname(folder);
+    if (explicit || parent === folder) return undefined;
+    folder = parent;
+  }
+}
+
+/** A reader of the `tenantApi` section from the file's flat keys (`"tenantApi.baseUrl": ...`). */
+export function settingReader(values: Record<string, unknown>): SettingReader {
+  return <T>(key: string, fallback: T): T => {
+    const full = `tenantApi.${key}`;
+    return Object.prototype.hasOwnProperty.call(values, full) ? (values[full] as T) : fallback;
+  };
+}
+
+function readValues(file: string | undefined): Record<string, unknown> {
+  if (!file) return {};
+  let parsed: unknown;
+  try {
+    parsed = parseJsonc(fs.readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new UsageError(l10n.t('{0} cannot be read: {1}', file, error instanceof Error ? error.message : String(error)));
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError(l10n.t('{0} is not a JSON object.', file));
+  return parsed as Record<string, unknown>;
+}
+
+/** The environment by name (any case), else the one the extension would make active in a new workspace. */
+export function readWorkspaceSettings(options: { workspace?: string; env?: string; cwd: string }): WorkspaceSettings {
+  const file = findSettingsFile(options.workspace ?? options.cwd, options.workspace !== undefined);
+  const get = settingReader(readValues(file));
+  const list = environmentListFrom(get);
+  const wanted = options.env?.trim().toLowerCase();
+  const environment = wanted === undefined ? chooseActiveEnvironment(list.environments, undefined) : list.environments.find((candidate) => candidate.name.toLowerCase() === wanted || (candidate.isDefault && wanted === 'default'));
+  if (!environment) {
+    const names = list.environments.filter((candidate) => !candidate.isDefault).map((candidate) => candidate.name);
+    throw new UsageError(l10n.t('No environment "{0}" in {1} (known: {2}).', options.env!, file ?? '.vscode/settings.json', ['default', ...names].join(', ')));
+  }
+  const { baseUrl, allowedHosts, routes, endpoints } = environment.settings;
+  const api = { ...readApiSettings(get), baseUrl, allowedHosts, routes, endpoints };
+  const auth = authConfigurationFrom(get, environment.isDefault ? environment.settings : { ...environment.settings, name: environment.name });
+  return { file, environment, api, auth, problems: list.problems };
+}

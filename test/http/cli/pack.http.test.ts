@@ -1,0 +1,62 @@
+// The runner from a clean install: `npm pack`, the tarball installed into an empty folder, then
+// `npx tenant-api --version` and a run against the sandbox with nothing of this repository around.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { startSandbox, type Sandbox } from '../../sandbox';
+import { REPO, runRunner, sandboxWorkspace } from './runnerProcess';
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+
+describe('tenant-api from npm pack, installed into an empty folder', function () {
+  this.timeout(240_000);
+  let sandbox: Sandbox;
+  let scratch: string;
+  let project: string;
+
+  before(async () => {
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-pack-'));
+    // prepack builds dist/cli.js; the package carries it and nothing of src/.
+    const packed = JSON.parse(execFileSync(npm, ['pack', '--json', '--pack-destination', scratch], { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' })) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    const files = packed[0].files.map((file) => file.path).sort();
+    assert.deepEqual(files, ['CHANGELOG.md', 'LICENSE', 'README.md', 'dist/cli.js', 'package.json']);
+    project = path.join(scratch, 'project');
+    fs.mkdirSync(project);
+    fs.writeFileSync(path.join(project, 'package.json'), '{ "name": "ci-job", "private": true }\n');
+    execFileSync(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(scratch, packed[0].filename)], { cwd: project, stdio: 'ignore', shell: process.platform === 'win32' });
+    sandbox = await startSandbox({});
+  });
+  after(async () => {
+    await sandbox?.close();
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('npx tenant-api --version prints the package version', () => {
+    const version = execFileSync(npx, ['--no-install', 'tenant-api', '--version'], { cwd: project, encoding: 'utf8', shell: process.platform === 'win32' }).trim();
+    assert.equal(version, JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')).version);
+  });
+
+  it('the installed runner runs the smoke file against the sandbox', async () => {
+    const workspace = sandboxWorkspace(sandbox, sandbox.clients.password.clientId);
+    try {
+      fs.copyFileSync(path.join(REPO, 'test', 'sandbox', 'requests', 'cli-smoke.http'), path.join(workspace, 'smoke.http'));
+      const key = (module: string) => sandbox.licenceKeys.find((k) => k.organizationId === 'org-rossi' && k.module === module)!.key;
+      const env = {
+        TENANT_API_CLIENT_SECRET: sandbox.clients.password.clientSecret,
+        TENANT_API_USERNAME: 'mario.rossi',
+        TENANT_API_PASSWORD: sandbox.users.find((user) => user.username === 'mario.rossi')!.password,
+        TENANT_API_KEY_CORE: key('core'),
+        TENANT_API_KEY_EFAT: key('efat'),
+      };
+      const bin = path.join(project, 'node_modules', 'tenant-api-workbench', 'dist', 'cli.js');
+      const result = await runRunner(['run', 'smoke.http', '--env', 'Sandbox'], workspace, env, '', bin);
+      assert.equal(result.code, 0, result.stdout + result.stderr);
+      assert.match(result.stdout, /4 requests: 4 passed/);
+    } finally {
+      fs.rmSync(workspace, { recursive: true, force: true });
+    }
+  });
+});

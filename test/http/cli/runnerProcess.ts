@@ -1,0 +1,50 @@
+// Starts the built runner (dist/cli.js) as a child process, as CI would, in a workspace made for the
+// sandbox: `.vscode/settings.json` with a "Sandbox" environment, secrets only in the environment.
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Sandbox } from '../../sandbox';
+
+export const REPO = path.resolve(__dirname, '..', '..', '..');
+export const CLI = path.join(REPO, 'dist', 'cli.js');
+
+/** Builds dist/cli.js (and the extension) as `npm run build` does. */
+export function buildRunner(): void {
+  const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`esbuild failed: ${build.stderr}`);
+}
+
+export function sandboxWorkspace(sandbox: Sandbox, clientId: string): string {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-cli-'));
+  fs.mkdirSync(path.join(folder, '.vscode'));
+  const settings = {
+    'tenantApi.environments': [{ name: 'Sandbox', authUrl: sandbox.authUrl, baseUrl: sandbox.baseUrl, clientId, allowedHosts: ['127.0.0.1'] }],
+  };
+  fs.writeFileSync(path.join(folder, '.vscode', 'settings.json'), `// made by the runner's tests\n${JSON.stringify(settings, null, 2)}\n`);
+  return folder;
+}
+
+export interface RunnerResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `command args` in `cwd` with only PATH, HOME and the given variables in its environment. */
+export function runRunner(command: string[], cwd: string, env: Record<string, string>, stdin = '', bin = CLI): Promise<RunnerResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...command], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.homedir(), ...(process.env.XDG_RUNTIME_DIR ? { XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR } : {}), ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
