@@ -135,7 +135,16 @@ function buildEnvironment(scoped: vscode.ExtensionContext, environment: () => En
     scheduler: schedulers.get(applicationKey(settings())).scheduler,
     quota: quotas.get(applicationKey(settings())),
     beforeSend: protectedCallPrompt(environment),
+    cacheScope: () => environment().id,
   });
+  // Static answers are the signed-in user's: another account, or none, starts with an empty cache (a switch builds a new client).
+  let cachedFor = auth.activeAccount()?.id;
+  scoped.subscriptions.push(
+    auth.onDidChangeSessions(() => {
+      if (auth.activeAccount()?.id !== cachedFor) api.client.clearCache();
+      cachedFor = auth.activeAccount()?.id;
+    }),
+  );
   const tenants = new TenantDirectory({ listTenants: () => api.client.listTenants(), sessions: auth, logger: auth.logger });
   // What the views and commands call through: every answer for a tenant tells the directory its organization.
   const client = recordingOrganizations(api.client, tenants);
