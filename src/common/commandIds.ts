@@ -28,6 +28,11 @@ export const COMMAND = {
   requestFileSendAll: 'tenantApi.requestFile.sendAll',
   requestFileCopyAsCurl: 'tenantApi.requestFile.copyAsCurl',
   saveRequest: 'tenantApi.requestFile.saveRequest',
+  watch: 'tenantApi.watch',
+  stopWatch: 'tenantApi.stopWatch',
+  pinWatch: 'tenantApi.pinWatch',
+  showWatches: 'tenantApi.showWatches',
+  refreshResponse: 'tenantApi.refreshResponse',
 } as const;
 
 /** Commands the extension runs itself (tree items, links): registered, never contributed. */
@@ -42,6 +47,8 @@ export const INTERNAL_COMMAND = {
   quickFixAddRoute: 'tenantApi.requestFile.quickFix.addRoute',
   /** The CodeLens of a large response's preview: the whole response in a tab of its own. */
   openWholeResponse: 'tenantApi.openWholeResponse',
+  /** A request file's Watch CodeLens: the request, its variables filled, watched as a path (arguments: uri, index). */
+  requestFileWatch: 'tenantApi.requestFile.watch',
 } as const;
 
 /** The editor's own commands the extension runs. */
