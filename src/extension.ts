@@ -148,6 +148,7 @@ function watchTestHooks(watches: Watches, statusBar: WatchStatusBar) {
     pinned: () => watches.pinned(),
     statusBar: () => statusBar.current(),
     setTimeScale: (scale: number) => watches.setTimeScale(scale),
+    clearPins: () => watches.clearPins(),
   };
 }
 

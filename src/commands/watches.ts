@@ -158,6 +158,13 @@ export class Watches implements vscode.Disposable {
     return (Array.isArray(stored) ? stored : []).filter(isDescription);
   }
 
+  /** Forgets every pin (the tests' clean-up: a pin would start its watch in the next suite). */
+  async clearPins(): Promise<void> {
+    for (const watch of this.active.values()) watch.pinned = false;
+    await this.deps.state.update(PINNED_KEY, []);
+    this.changes.fire();
+  }
+
   setTimeScale(scale: number): void {
     this.timeScale = validScale(scale);
   }
@@ -223,10 +230,11 @@ export class Watches implements vscode.Disposable {
     watch.previousBody = response.bodyText;
     watch.checkedAt = watch.lastAnsweredAt;
     if (tenant?.codiceAmbienteDati) watch.description.tenant = tenant.codiceAmbienteDati;
-    const options = this.tabOptions(watch, tenant, response, first);
-    // The first answer opens the tab (beside, the focus kept); later ones update it where it is.
-    const shown = first || !watch.document ? (await this.deps.responses.open(response, options)).uri : (await this.deps.responses.keep(response, options)).uri;
-    watch.document = shown.toString();
+    if (first && tenant?.codiceAmbienteDati) watch.label = responseTitle('GET', watch.description.path, undefined, undefined) + ` · ${tenant.codiceAmbienteDati}`;
+    // Every answer updates the request's tab where it is; the first shows it when no tab does (focus kept), never covering another editor later.
+    const { uri } = await this.deps.responses.keep(response, this.tabOptions(watch, tenant, response, first));
+    if (first && !isOpen(uri)) await this.deps.responses.reveal(uri, true);
+    watch.document = uri.toString();
   }
 
   /** The same tab as Send Request's and the tree's for this request (title, key), with the watch's lines and Stop Watch. */
@@ -241,10 +249,13 @@ export class Watches implements vscode.Disposable {
       receivedAt: watch.lastAnsweredAt,
       context: [...lines, selectorLine(selector)],
       request: { headers: response.requestHeaders },
-      preserveFocus: true,
       actions: [{ title: `$(eye-closed) ${vscode.l10n.t('Stop Watch')}`, command: COMMAND.stopWatch }],
     };
   }
+}
+
+function isOpen(uri: vscode.Uri): boolean {
+  return vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri.toString()));
 }
 
 function sameWatch(a: WatchDescription, b: WatchDescription): boolean {
