@@ -57,12 +57,17 @@ describe('watch and cache', function () {
   const summaryCalls = (code: string, since = 0) =>
     sandbox.requests.slice(since).filter((request) => request.path === SUMMARY && request.headers['user-tenant'] === tenant(code).id);
 
-  /** Shows only this tenant's resources in the Tenants view (the others collapsed), as a user would. */
+  /** Shows only this tenant's resources in the Tenants view (Mario's other tenants collapsed), clicking rows as a user would. */
   async function expandOnly(code: string): Promise<void> {
     await vscode.commands.executeCommand('tenantApi.tenants.focus');
-    await vscode.commands.executeCommand('workbench.actions.treeView.tenantApi.tenants.collapseAll');
-    const row = `${SIDEBAR} .monaco-list-row[aria-label^="${tenant(code).descrizioneAmbienteDati}"]`;
-    await driver.click(row, { timeoutMs: 15_000 });
+    const mario = sandbox.users.find((user) => user.username === 'mario.rossi')!;
+    for (const other of sandbox.tenants.filter((candidate) => mario.tenantIds.includes(candidate.id))) {
+      const row = `${SIDEBAR} .monaco-list-row[aria-label^="${other.descrizioneAmbienteDati}"]`;
+      await driver.waitFor(row, { timeoutMs: 15_000 });
+      const wanted = other.codiceAmbienteDati === code ? 'true' : 'false';
+      if ((await driver.count(`${row}[aria-expanded="${wanted}"]`)) === 0) await driver.click(row);
+      await driver.waitFor(`${row}[aria-expanded="${wanted}"]`, { timeoutMs: 10_000 });
+    }
     await driver.waitFor(`${SIDEBAR} .monaco-list-row:has-text("Riepilogo")`, { timeoutMs: 15_000 });
   }
 
@@ -131,6 +136,33 @@ describe('watch and cache', function () {
     await setLicenceKeys(sandbox, 'org-rossi');
     await vscode.commands.executeCommand('tenantApi.sendRequest', { method: 'GET', path: SUMMARY, tenantId: tenant('RC-MI').id });
     assert.equal(summaryCalls('RC-MI').length, 3, 'sent again after a sign-out');
+  });
+
+  it('switching environment from the status bar stops every watch and starts with an empty cache', async () => {
+    watches.setTimeScale(SCALE);
+    await configure({ environments: [{ name: 'Beta' }] });
+    try {
+      await vscode.commands.executeCommand('tenantApi.sendRequest', { method: 'GET', path: SUMMARY, tenantId: tenant('BA-PR').id });
+      const before = summaryCalls('BA-PR').length;
+      await vscode.commands.executeCommand('tenantApi.watch', { path: SUMMARY, tenant: 'BA-PR' });
+      assert.equal(watches.list().length, 1);
+      await vscode.commands.executeCommand('notifications.clearAll');
+      const item = '[id="tenant-api.tenant-api-workbench.tenantApi.environment"]';
+      await driver.click(item, { timeoutMs: 10_000 });
+      await driver.click('.quick-input-widget .monaco-list-row:has-text("Beta")', { timeoutMs: 10_000 });
+      await waitFor(() => watches.list().length === 0 || undefined, { what: 'the switch to stop the watch' });
+      await waitFor(async () => (await driver.notifications()).find((message) => /^Stopped watching GET riepilogo · BA-PR: another environment is active\.$/.test(message)), {
+        what: 'the switch notification',
+      });
+      assert.equal(await vscode.commands.executeCommand('tenantApi.switchEnvironment', { name: 'Default' }), 'Default');
+      await waitFor(async () => {
+        await vscode.commands.executeCommand('tenantApi.sendRequest', { method: 'GET', path: SUMMARY, tenantId: tenant('BA-PR').id, preview: false });
+        return summaryCalls('BA-PR').length > before || undefined;
+      }, { timeoutMs: 30_000, what: 'the summary sent again after the switch (an empty cache)' });
+    } finally {
+      await vscode.commands.executeCommand('tenantApi.switchEnvironment', { name: 'Default' });
+      await configure({ environments: undefined });
+    }
   });
 
   it('Watch from the Tenants view: the tab shows what changed, never more than one call per (scaled) minute, even with a 1 s setting; stopped from the status bar', async () => {
