@@ -130,7 +130,8 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
     // A static resource's kept answer says so, with its age, and offers Refresh (src/api/responseCache.ts).
     const cached = response.cachedAt === undefined ? [] : [cachedAnswerLine(Date.now() - response.cachedAt)];
     const context = [...cached, ...(environment ? [vscode.l10n.t('Environment: {0}', environment)] : []), ...(options.context ?? [])];
-    const formatted = formatResponseTab(response, { locale: vscode.env.language, ...options, context });
+    // A kept answer's time is when it came, not now.
+    const formatted = formatResponseTab(response, { locale: vscode.env.language, ...options, receivedAt: response.cachedAt ?? options.receivedAt, context });
     const formatMs = performance.now() - started;
     const uri = await this.tabFor(options.tabKey, this.titled(options.title));
     const refresh: TabAction[] =

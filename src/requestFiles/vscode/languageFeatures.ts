@@ -39,7 +39,7 @@ class RequestCodeLenses implements vscode.CodeLensProvider {
       send: vscode.l10n.t('$(play) Send (Tenant API)'),
       sendAll: vscode.l10n.t('$(run-all) Send All (Tenant API)'),
       copyAsCurl: vscode.l10n.t('Copy as cURL'),
-      watch: vscode.l10n.t('$(eye) Watch'),
+      watch: vscode.l10n.t('$(eye) Watch (Tenant API)'),
     };
     const commands = { send: COMMAND.requestFileSend, sendAll: COMMAND.requestFileSendAll, copyAsCurl: COMMAND.requestFileCopyAsCurl, watch: INTERNAL_COMMAND.requestFileWatch };
     const file = this.parsed.get(document);
