@@ -213,7 +213,7 @@ describe('watch and cache', function () {
     assert.equal(summaryCalls('RC-TO', since).length, stoppedAt, 'a stopped watch sends nothing');
   });
 
-  it('Watch from a response tab\'s title bar and a request file\'s CodeLens; an error answer stops one with the reason, a sign-out the other; a pin keeps only the description', async () => {
+  it('Watch from a response tab\'s title bar and a request file\'s CodeLens; an error answer stops one with the reason, a sign-out the other; a pin keeps only the description and starts the watch again once signed in', async () => {
     watches.setTimeScale(SCALE);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('notifications.clearAll');
@@ -255,6 +255,12 @@ describe('watch and cache', function () {
       what: 'the sign-out notification',
     });
     assert.equal(watches.pinned().length, 1, 'a sign-out keeps the pin: the watch comes back after a reload, signed in');
+
+    // Signed in again (as after a reload), the pinned watch starts again; the unpinned one does not.
+    await signInAs(sandbox, 'mario.rossi');
+    const restored = await waitFor(() => watches.list()[0], { timeoutMs: 30_000, what: 'the pinned watch to start again' });
+    assert.deepEqual({ path: restored.description.path, tenant: restored.description.tenant, pinned: restored.pinned }, { path: SUMMARY, tenant: 'BA-PR', pinned: true });
+    assert.equal(watches.list().length, 1);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 });
