@@ -4,7 +4,7 @@ import type { TenantResolver } from '../api/tenantResolver';
 import type { ApiResponse, TenantApi, TenantRecord } from '../api/types';
 import type { Logger } from '../common/logger';
 import { COMMAND } from '../common/commandIds';
-import { bodyDiff, type BodyDiff } from '../engine/bodyDiff';
+import { comparableBody, comparableDiff, type BodyDiff } from '../engine/bodyDiff';
 import { callPlatform } from '../engine/sender';
 import { nextDueAt, validScale, watchCallsPerHour, watchIntervalSeconds, type WatchStopReason } from '../engine/watchSchedule';
 import { readResponseTabPerRequest, readWatchIntervalSeconds } from '../settings/editorSettings';
@@ -41,6 +41,7 @@ interface ActiveWatch extends WatchInfo {
   timer?: ReturnType<typeof setTimeout>;
   /** When the previous answer came (a call is due an interval after it), wall-clock ms. */
   lastAnsweredAt: number;
+  /** The previous answer's body as comparableBody laid it out. */
   previousBody?: string;
   lastChange?: { at: number; diff: BodyDiff };
 }
@@ -222,12 +223,13 @@ export class Watches implements vscode.Disposable {
   /** The answer in the request's response tab, with the watch's lines: when it last changed and what changed. */
   private async show(watch: ActiveWatch, tenant: TenantRecord | undefined, response: ApiResponse): Promise<void> {
     const first = watch.previousBody === undefined;
-    const diff = first ? undefined : bodyDiff(watch.previousBody!, response.bodyText);
+    const body = comparableBody(response.bodyText);
+    const diff = first ? undefined : comparableDiff(watch.previousBody!, body);
     if (diff?.changed) {
       watch.lastChange = { at: watch.lastAnsweredAt, diff };
       watch.lastChangedAt = watch.lastAnsweredAt;
     }
-    watch.previousBody = response.bodyText;
+    watch.previousBody = body;
     watch.checkedAt = watch.lastAnsweredAt;
     if (tenant?.codiceAmbienteDati) watch.description.tenant = tenant.codiceAmbienteDati;
     if (first && tenant?.codiceAmbienteDati) watch.label = responseTitle('GET', watch.description.path, undefined, undefined) + ` · ${tenant.codiceAmbienteDati}`;

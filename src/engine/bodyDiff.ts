@@ -20,7 +20,7 @@ export interface BodyDiff {
 }
 
 /** Beyond this many differences the two bodies are shown as one removed and one added block. */
-const MAX_EDIT_DISTANCE = 2000;
+const MAX_EDIT_DISTANCE = 1000;
 
 /** The body laid out for comparison: JSON with sorted keys and two-space indent; other text as is (line ends unified). */
 export function comparableBody(text: string): string {
@@ -105,8 +105,18 @@ function backtrack(trace: Int32Array[], a: readonly string[], b: readonly string
 }
 
 /** The diff of two bodies as a person reads it: the changed lines with `context` lines around them, at most `maxLines`. */
-export function bodyDiff(previous: string, next: string, { context = 2, maxLines = 200 }: { context?: number; maxLines?: number } = {}): BodyDiff {
-  const diff = lineDiff(comparableBody(previous).split('\n'), comparableBody(next).split('\n'));
+export function bodyDiff(previous: string, next: string, options: DiffOptions = {}): BodyDiff {
+  return comparableDiff(comparableBody(previous), comparableBody(next), options);
+}
+
+export interface DiffOptions {
+  context?: number;
+  maxLines?: number;
+}
+
+/** The diff of two bodies already laid out by comparableBody (a watch keeps the previous one so, not to lay it out again). */
+export function comparableDiff(previous: string, next: string, { context = 2, maxLines = 200 }: DiffOptions = {}): BodyDiff {
+  const diff = lineDiff(previous.split('\n'), next.split('\n'));
   const added = diff.filter((line) => line.kind === 'added').length;
   const removed = diff.filter((line) => line.kind === 'removed').length;
   const shown = new Array<boolean>(diff.length).fill(false);

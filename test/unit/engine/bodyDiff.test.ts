@@ -38,6 +38,14 @@ describe('body diff', () => {
     assert.equal(classic.filter((line) => line.kind !== 'same').length, 5);
   });
 
+  it('beyond a thousand differences, shows the two sides as one removed and one added block (still both sides)', () => {
+    const before = Array.from({ length: 1500 }, (_, i) => `a${i}`);
+    const after = Array.from({ length: 1500 }, (_, i) => `b${i}`);
+    const diff = lineDiff(before, after);
+    assert.deepEqual(diff.filter((line) => line.kind === 'removed').map((line) => line.text), before);
+    assert.deepEqual(diff.filter((line) => line.kind === 'added').map((line) => line.text), after);
+  });
+
   it('separates hunks and cuts a long diff', () => {
     const before = Array.from({ length: 40 }, (_, i) => `line ${i}`);
     const after = before.map((line, i) => (i === 5 || i === 30 ? `${line} changed` : line));
