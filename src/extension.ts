@@ -31,6 +31,9 @@ import { ResponseDocuments } from './views/responseDocuments';
 import { SwitchableTreeView } from './views/switchableTreeView';
 import type { TreeNode } from './views/tenantTreeModel';
 import { EnvironmentStatusBar } from './views/environmentStatusBar';
+import { WatchStatusBar } from './views/watchStatusBar';
+import { Watches } from './commands/watches';
+import { watchCommands } from './commands/watchCommands';
 
 /** The composition root: builds each part and hands it what it needs. No logic lives here. */
 export async function activate(context: vscode.ExtensionContext) {
@@ -63,7 +66,8 @@ export async function activate(context: vscode.ExtensionContext) {
     responses: new ResponseDocuments(() => (environments.active().isDefault ? undefined : environments.active().name)),
   };
   context.subscriptions.push(views.tenantsView, views.responses);
-  const shared: SharedParts = { log, schedulers, quotas, views, windows };
+  const { watches, watchStatusBar } = startWatches(context, environments, views.responses, logger, () => scopes.current());
+  const shared: SharedParts = { log, schedulers, quotas, views, windows, watches };
 
   const build = (scoped: vscode.ExtensionContext, environment: () => Environment) => buildEnvironment(scoped, environment, shared);
   const scopes = new EnvironmentScopes(context, environments, build, logger, (previous, next) => !sameApplication(previous, next));
@@ -85,7 +89,8 @@ export async function activate(context: vscode.ExtensionContext) {
     environmentName: () => (environments.active().isDefault ? 'default' : environments.active().name),
   });
   // Every command, from one place: the active environment's run in its parts at each use.
-  registerCommands(context, { ...environmentCommands(environments), ...requestFiles, ...wholeResponses.commands() }, () => active().handlers);
+  const watchHandlers = watchCommands({ watches, responses: views.responses, history: () => active().commands.history.entries() });
+  registerCommands(context, { ...environmentCommands(environments), ...requestFiles, ...wholeResponses.commands(), ...watchHandlers }, () => active().handlers);
 
   // For the in-editor tests only (development and test runs): nothing secret is exported in production.
   // They follow a switch of environment (a test may keep the object).
@@ -104,8 +109,48 @@ export async function activate(context: vscode.ExtensionContext) {
       afterReload: () => new EnvironmentState(context.globalState, readEnvironmentList()).active().name,
       scheduler: () => active().client.scheduler,
     },
+    watches: watchTestHooks(watches, watchStatusBar),
     activationMs: performance.now() - started,
   }));
+}
+
+/**
+ * Watches outlive a rebuild of the environment's parts: they send through whichever client is active
+ * (its throttle), and stop on a switch of environment.
+ */
+function startWatches(
+  context: vscode.ExtensionContext,
+  environments: ReturnType<typeof watchEnvironments>,
+  responses: ResponseDocuments,
+  logger: ReturnType<typeof redactingLogger>,
+  active: () => Pick<ReturnType<typeof buildEnvironment>, 'apiClient' | 'resolver'>,
+) {
+  const watches = new Watches({
+    api: () => active().apiClient,
+    tenants: () => active().resolver,
+    environmentName: () => environments.active().name,
+    responses,
+    state: context.workspaceState,
+    logger,
+  });
+  const watchStatusBar = new WatchStatusBar(watches);
+  context.subscriptions.push(
+    watches,
+    watchStatusBar,
+    environments.onDidChange(({ switched }) => switched && watches.stopAll('environmentSwitched')),
+  );
+  return { watches, watchStatusBar };
+}
+
+/** The in-editor tests' view of the watches, and the scaled minute (as the sandbox's timeScale): the rule itself is unchanged. */
+function watchTestHooks(watches: Watches, statusBar: WatchStatusBar) {
+  return {
+    list: () => watches.list(),
+    pinned: () => watches.pinned(),
+    statusBar: () => statusBar.current(),
+    setTimeScale: (scale: number) => watches.setTimeScale(scale),
+    clearPins: () => watches.clearPins(),
+  };
 }
 
 interface SharedParts {
@@ -115,10 +160,11 @@ interface SharedParts {
   quotas: KeyedPool<QuotaTracker>;
   views: NonNullable<ViewsDeps['shared']>;
   windows: WindowCoordination;
+  watches: Watches;
 }
 
 /** The active environment's parts (sign-in, client, tenants, commands, views), in its own extension context. */
-function buildEnvironment(scoped: vscode.ExtensionContext, environment: () => Environment, { log, schedulers, quotas, views: shared, windows }: SharedParts) {
+function buildEnvironment(scoped: vscode.ExtensionContext, environment: () => Environment, { log, schedulers, quotas, views: shared, windows, watches }: SharedParts) {
   const settings = () => environment().settings;
   const named = () => (environment().isDefault ? {} : { name: environment().name });
   const auth = registerAuthentication(scoped, {
@@ -136,7 +182,21 @@ function buildEnvironment(scoped: vscode.ExtensionContext, environment: () => En
     scheduler: schedulers.get(applicationKey(settings())).scheduler,
     quota: quotas.get(applicationKey(settings())),
     beforeSend: protectedCallPrompt(environment),
+    cacheScope: () => environment().id,
   });
+  // Static answers are the signed-in user's: another account, or none, starts with an empty cache (a switch builds a new client).
+  // A sign-out stops the watches; signed in (at start, or again), the pinned ones of this environment start.
+  let signedInAs = auth.activeAccount()?.id;
+  scoped.subscriptions.push(
+    auth.onDidChangeSessions(() => {
+      const now = auth.activeAccount()?.id;
+      if (now !== signedInAs) api.client.clearCache();
+      if (signedInAs !== undefined && now === undefined) watches.stopAll('signedOut');
+      if (signedInAs === undefined && now !== undefined) watches.restorePinned();
+      signedInAs = now;
+    }),
+  );
+  void auth.getAccounts().then((accounts) => accounts.length > 0 && watches.restorePinned(), () => undefined);
   const tenants = new TenantDirectory({ listTenants: () => api.client.listTenants(), sessions: auth, logger: auth.logger });
   // What the views and commands call through: every answer for a tenant tells the directory its organization.
   const client = recordingOrganizations(api.client, tenants);

@@ -19,6 +19,7 @@ import { RequestScheduler } from './requestScheduler';
 import { prepareRequest, type PreparedRequest } from './requestPreparation';
 import { buildResponse } from './responseBuilder';
 import { retryPolicy, type ExchangeOutcome, type RetryDecision } from './retryPolicy';
+import { cacheKey, cacheLifetimeMs, ResponseCache } from './responseCache';
 import { RouteTable, mergeEndpoints, parseEndpointSetting, parseRouteSetting } from './routes';
 import { scheduledExchange, type ScheduledExchange } from './scheduledExchange';
 import { serverError } from './serverError';
@@ -77,6 +78,8 @@ export interface ApiClientOptions {
    * confirmation): it refuses the call by throwing an ApiError, and then nothing is sent.
    */
   beforeSend?: (call: { method: string; url: string }) => Promise<void>;
+  /** Whose cache this client's static answers go to (the environment's id); default 'default'. */
+  cacheScope?: () => string;
 }
 
 export const TENANT_LIST_PATH = '/v10/user-tenants';
@@ -104,6 +107,8 @@ export class ApiClient implements TenantApi {
   private readonly accessToken: SharedAccessToken;
   private readonly timeScale: number;
   private readonly random: () => number;
+  /** Static resources' answers (route rules with cacheSeconds), this client's only: emptied by clearCache. */
+  private readonly cache = new ResponseCache();
   private tables: { routeSetting: unknown; endpointSetting: unknown; routes: RouteTable; endpoints: EndpointDefinition[] } | undefined;
 
   constructor(private readonly options: ApiClientOptions) {
@@ -180,13 +185,43 @@ export class ApiClient implements TenantApi {
         quota: this.quota,
         logger: this.logger,
       });
+      const kept = this.staticAnswer(prepared, request);
+      if (kept.cached) return kept.cached;
       await this.options.beforeSend?.({ method: prepared.method, url: prepared.url.href });
-      return await this.execute(prepared, request);
+      const response = await this.execute(prepared, request);
+      if (kept.key) this.cache.put(kept.key, response, kept.lifetimeMs, this.clock.now());
+      return response;
     } catch (error) {
       const apiError = error instanceof ApiError ? error : apiErrors.network(String(error), { cause: error });
       this.logger.warn(apiError.describe());
       throw apiError;
     }
+  }
+
+  /** Forgets every kept static answer (sign-out, environment switch). */
+  clearCache(): void {
+    this.cache.clear();
+  }
+
+  /**
+   * A static resource's kept answer, served without a call (labelled with when it came), or the key
+   * and lifetime to keep the new one under. Only a plain GET: no extra headers, no body.
+   */
+  private staticAnswer(prepared: PreparedRequest, request: ApiRequest): { cached?: ApiResponse; key?: string; lifetimeMs: number } {
+    const lifetimeMs = cacheLifetimeMs(prepared.route);
+    if (lifetimeMs === undefined || prepared.body !== undefined || Object.keys(prepared.extra).length > 0) return { lifetimeMs: 0 };
+    const key = cacheKey({
+      environment: this.options.cacheScope?.() ?? 'default',
+      tenantId: prepared.tenant?.id,
+      organization: prepared.licence?.organization,
+      method: prepared.method,
+      pathAndQuery: prepared.url.pathname + prepared.url.search,
+    });
+    if (key === undefined) return { lifetimeMs: 0 };
+    const kept = request.bypassCache ? undefined : this.cache.get(key, this.clock.now());
+    if (!kept) return { key, lifetimeMs };
+    this.logger.info(`${prepared.method} ${prepared.url.href} -> ${kept.response.status} from the cache of static resources (nothing sent)`);
+    return { cached: { ...kept.response, cachedAt: kept.storedAt, warnings: [...kept.response.warnings] }, lifetimeMs };
   }
 
   dispose(): void {

@@ -50,6 +50,7 @@ export interface TenantApiDeps {
   scheduler?: ApiClientOptions['scheduler'];
   quota?: ApiClientOptions['quota'];
   beforeSend?: ApiClientOptions['beforeSend'];
+  cacheScope?: ApiClientOptions['cacheScope'];
 }
 
 /** Builds the client and its licence key store: the one place the lead needs for src/api. */
@@ -63,6 +64,7 @@ export function createTenantApi(deps: TenantApiDeps): { client: ApiClient; licen
     scheduler: deps.scheduler,
     quota: deps.quota,
     beforeSend: deps.beforeSend,
+    cacheScope: deps.cacheScope,
   });
   return {
     client,

@@ -4,7 +4,9 @@ import type { EndpointDefinition, RouteRule } from './types';
 
 /**
  * Which host and licence module serve a path prefix (spec 4.4, 4.5, 5.3, 5.5). The first matching
- * rule wins; rules from the tenantApi.routes setting come before these.
+ * rule wins; rules from the tenantApi.routes setting come before these. A rule with `cacheSeconds`
+ * marks a static resource (spec 8: aggregated data, dashboards may be cached): the spec names none
+ * of the platform's, so no built-in rule has it; a user rule for one such path adds it.
  */
 export const BUILT_IN_ROUTES: readonly RouteRule[] = [
   // The tenant listing needs only the bearer token.
@@ -29,6 +31,13 @@ export const BUILT_IN_ENDPOINTS: readonly EndpointDefinition[] = [
     path: '/v10/user-tenants',
   },
 ];
+
+/** A static resource's answer is kept at most a day (in memory, for this session). */
+export const MAX_CACHE_SECONDS = 86_400;
+
+function validCacheSeconds(value: unknown): boolean {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= MAX_CACHE_SECONDS;
+}
 
 const MODULE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const METHOD = /^[A-Za-z]{1,16}$/;
@@ -65,7 +74,9 @@ export function parseRouteSetting(value: unknown, logger?: Logger): RouteRule[] 
               ? 'module must be a short name of letters, digits, ".", "_" or "-"'
               : rule.tenantScoped !== undefined && typeof rule.tenantScoped !== 'boolean'
                 ? 'tenantScoped must be true or false'
-                : undefined;
+                : rule.cacheSeconds !== undefined && !validCacheSeconds(rule.cacheSeconds)
+                  ? `cacheSeconds must be a whole number of seconds from 1 to ${MAX_CACHE_SECONDS}`
+                  : undefined;
     if (problem || !rule) {
       logger?.warn(`tenantApi.routes[${index}] ignored: ${problem}`);
       return;
@@ -76,6 +87,7 @@ export function parseRouteSetting(value: unknown, logger?: Logger): RouteRule[] 
       ...(rule.module ? { module: rule.module } : {}),
       // A cluster host is only known through a tenant, so a cluster rule is always tenant-scoped.
       ...(rule.tenantScoped || rule.host === 'cluster' ? { tenantScoped: true } : {}),
+      ...(rule.cacheSeconds !== undefined ? { cacheSeconds: rule.cacheSeconds } : {}),
     });
   });
   return rules;

@@ -42,6 +42,8 @@ export interface ApiRequest {
   onQueuePosition?: (position: number) => void;
   /** The host and licence module for this call only (a path no rule matches, answered "this time only"). */
   route?: RouteRule;
+  /** Send even when a static resource's answer is cached (Refresh, a watch); the new answer replaces the kept one. */
+  bypassCache?: boolean;
 }
 
 /** Latest Service-Limit-Info reading for one organization. */
@@ -79,6 +81,8 @@ export interface ApiResponse {
   attempts: number;
   /** Things the user should know (e.g. an extra header that was ignored). */
   warnings: string[];
+  /** Set when this is a static resource's kept answer and nothing was sent: when it came (wall-clock ms). */
+  cachedAt?: number;
 }
 
 export type RateLimitUnit = 'second' | 'minute' | 'week';
@@ -173,6 +177,8 @@ export interface RouteRule {
   module?: string;
   /** Carries User-Tenant (and needs a tenant). */
   tenantScoped?: boolean;
+  /** A static resource (aggregated data, a dashboard): its GET answers are kept this many seconds (src/api/responseCache.ts). */
+  cacheSeconds?: number;
 }
 
 export interface EndpointDefinition {

@@ -60,6 +60,19 @@ export function requestCommands(context: vscode.ExtensionContext, deps: Workbenc
       normalizeArgs({ method: entry.method, path: entry.path, tenantId: entry.tenantId, query: entry.query, body: entry.body, headers: entry.headers }),
     );
   });
+  // A cached answer's Refresh: the tab's request sent for real (a static resource's kept answer is replaced).
+  handle(handlers, COMMAND.refreshResponse, async (args?: unknown): Promise<unknown> => {
+    const tab = await responseTabRequest(args ?? vscode.window.activeTextEditor?.document.uri, views.responses, history.entries());
+    if (tab && 'file' in tab) return vscode.commands.executeCommand(COMMAND.requestFileSend, tab.file, tab.index, { bypassCache: true });
+    if (!tab) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('Refresh sends the request of a response tab: open one first.'));
+      return undefined;
+    }
+    const { entry } = tab;
+    return runner.run(
+      normalizeArgs({ method: entry.method, path: entry.path, tenantId: entry.tenantId, query: entry.query, body: entry.body, headers: entry.headers, bypassCache: true }),
+    );
+  });
   return handlers;
 }
 

@@ -26,6 +26,8 @@ export interface SendRequestArgs {
   sendOverQuota?: boolean;
   /** Do not open the response tab (scripts that only want the summary). */
   preview?: boolean;
+  /** Send a static resource even when its answer is cached (a response tab's Refresh). */
+  bypassCache?: boolean;
 }
 
 export interface NormalizedRequest {
@@ -44,6 +46,8 @@ export interface NormalizedRequest {
   preview: boolean;
   /** A rule answered for this request only (a path no rule matches, "this time only"); else the route table's. */
   route?: RouteRule;
+  /** Send a static resource even when its answer is cached. */
+  bypassCache?: boolean;
 }
 
 export class RequestInputError extends Error {
@@ -192,5 +196,6 @@ export function normalizeArgs(args: unknown): NormalizedRequest {
     droppedHeaders,
     sendOverQuota: input.sendOverQuota === true,
     preview: input.preview !== false,
+    ...(input.bypassCache === true ? { bypassCache: true } : {}),
   };
 }

@@ -92,6 +92,7 @@ export class RequestRunner {
         sendOverQuota: request.sendOverQuota,
         onQueuePosition: (position) => progress.position(position),
         route: request.route,
+        bypassCache: request.bypassCache,
       },
       { api: this.api, tenants: this.tenants },
     );

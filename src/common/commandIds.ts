@@ -29,6 +29,11 @@ export const COMMAND = {
   requestFileCopyAsCurl: 'tenantApi.requestFile.copyAsCurl',
   saveRequest: 'tenantApi.requestFile.saveRequest',
   runRequestFileInTerminal: 'tenantApi.requestFile.runInTerminal',
+  watch: 'tenantApi.watch',
+  stopWatch: 'tenantApi.stopWatch',
+  pinWatch: 'tenantApi.pinWatch',
+  showWatches: 'tenantApi.showWatches',
+  refreshResponse: 'tenantApi.refreshResponse',
 } as const;
 
 /** Commands the extension runs itself (tree items, links): registered, never contributed. */
@@ -43,6 +48,8 @@ export const INTERNAL_COMMAND = {
   quickFixAddRoute: 'tenantApi.requestFile.quickFix.addRoute',
   /** The CodeLens of a large response's preview: the whole response in a tab of its own. */
   openWholeResponse: 'tenantApi.openWholeResponse',
+  /** A request file's Watch CodeLens: the request, its variables filled, watched as a path (arguments: uri, index). */
+  requestFileWatch: 'tenantApi.requestFile.watch',
 } as const;
 
 /** The editor's own commands the extension runs. */

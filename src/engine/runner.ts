@@ -52,6 +52,8 @@ export interface SendOptions {
   signal?: AbortSignal;
   /** Send even when the organization's last known usage reached its limit (Send Anyway). */
   sendOverQuota?: boolean;
+  /** Send a static resource even when its answer is cached (Refresh). */
+  bypassCache?: boolean;
 }
 
 const MAX_DEPENDENCY_DEPTH = 5;

@@ -67,10 +67,10 @@ export function credentialWarnings(prepared: PreparedRequest): string[] {
 export async function sendPrepared(
   prepared: PreparedRequest,
   deps: SenderDeps,
-  { signal, sendOverQuota }: { signal?: AbortSignal; sendOverQuota?: boolean } = {},
+  { signal, sendOverQuota, bypassCache }: { signal?: AbortSignal; sendOverQuota?: boolean; bypassCache?: boolean } = {},
 ): Promise<SentRequest> {
   const warnings = credentialWarnings(prepared);
-  const call = { method: prepared.method, headers: prepared.headers, body: prepared.body, signal, sendOverQuota };
+  const call = { method: prepared.method, headers: prepared.headers, body: prepared.body, signal, sendOverQuota, bypassCache };
   if (prepared.target.kind === 'path') {
     const { tenant, response, error } = await callPlatform({ ...call, path: prepared.target.path, tenant: prepared.tenant }, deps);
     if (!response) throw error;

@@ -54,3 +54,8 @@ export function readAddressesSet(): boolean {
 export function readResponseTabPerRequest(): boolean {
   return vscode.workspace.getConfiguration(SETTINGS_SECTION).get<boolean>('responses.tabPerRequest', true);
 }
+
+/** tenantApi.watch.intervalSeconds as written (the watch clamps it: never under 60 s, src/engine/watchSchedule.ts). */
+export function readWatchIntervalSeconds(): unknown {
+  return vscode.workspace.getConfiguration(SETTINGS_SECTION).get<unknown>('watch.intervalSeconds', 60);
+}

@@ -4,6 +4,8 @@ import { formatResponseTab } from './responsePreview';
 import { wholeResponses } from './wholeResponses';
 import { KEPT_RESPONSES, RecentlyKept } from './recentlyKept';
 import { tabTitle } from './responsePresentation';
+import { cachedAnswerLine } from './watchPresentation';
+import { COMMAND } from '../common/commandIds';
 
 export const RESPONSE_SCHEME = 'tenant-api-response';
 
@@ -43,6 +45,15 @@ export interface ResponseTabOptions {
   /** Keep the focus where it is (a request file keeps it), else the response takes it. */
   preserveFocus?: boolean;
   origin?: ResponseOrigin;
+  /** CodeLenses on the tab's first line (a watched tab's Stop Watch); each command gets the tab's URI. */
+  actions?: TabAction[];
+}
+
+/** A command offered on a response tab's first line. */
+export interface TabAction {
+  title: string;
+  tooltip?: string;
+  command: string;
 }
 
 interface Kept {
@@ -50,6 +61,7 @@ interface Kept {
   languageId: string;
   origin?: ResponseOrigin;
   links?: DocumentLinkSpec[];
+  actions?: TabAction[];
 }
 
 /**
@@ -57,12 +69,14 @@ interface Kept {
  * formatted once when the response arrives and served from memory. Every tab is titled the same way
  * and gets the same editor actions (its scheme is the menus' `resourceScheme`).
  */
-export class ResponseDocuments implements vscode.TextDocumentContentProvider, vscode.DocumentLinkProvider, vscode.Disposable {
+export class ResponseDocuments implements vscode.TextDocumentContentProvider, vscode.DocumentLinkProvider, vscode.CodeLensProvider, vscode.Disposable {
   private readonly kept = new RecentlyKept<Kept>(KEPT_RESPONSES);
   /** The tab of each key. */
   private readonly byKey = new Map<string, vscode.Uri>();
   private readonly changes = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changes.event;
+  private readonly lensChanges = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.lensChanges.event;
   private counter = 0;
   private readonly registrations: vscode.Disposable[];
 
@@ -71,6 +85,7 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
     this.registrations = [
       vscode.workspace.registerTextDocumentContentProvider(RESPONSE_SCHEME, this),
       vscode.languages.registerDocumentLinkProvider({ scheme: RESPONSE_SCHEME }, this),
+      vscode.languages.registerCodeLensProvider({ scheme: RESPONSE_SCHEME }, this),
       // A tab reopened or restored by the editor (its name has no extension) gets its language back.
       vscode.workspace.onDidOpenTextDocument((document) => void this.restoreLanguage(document)),
     ];
@@ -86,6 +101,12 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
       made.tooltip = link.tooltip;
       return made;
     });
+  }
+
+  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    return (this.kept.get(document.uri.toString())?.actions ?? []).map(
+      (action) => new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), { title: action.title, tooltip: action.tooltip, command: action.command, arguments: [document.uri] }),
+    );
   }
 
   /** The request a response tab shows, when it came from a request file. */
@@ -106,11 +127,16 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
     const started = performance.now();
     // Two connected apps on the same hosts answer alike: the header block says which environment asked.
     const environment = this.environmentName();
-    const context = environment ? [vscode.l10n.t('Environment: {0}', environment), ...(options.context ?? [])] : options.context;
-    const formatted = formatResponseTab(response, { locale: vscode.env.language, ...options, context });
+    // A static resource's kept answer says so, with its age, and offers Refresh (src/api/responseCache.ts).
+    const cached = response.cachedAt === undefined ? [] : [cachedAnswerLine(Date.now() - response.cachedAt)];
+    const context = [...cached, ...(environment ? [vscode.l10n.t('Environment: {0}', environment)] : []), ...(options.context ?? [])];
+    // A kept answer's time is when it came, not now.
+    const formatted = formatResponseTab(response, { locale: vscode.env.language, ...options, receivedAt: response.cachedAt ?? options.receivedAt, context });
     const formatMs = performance.now() - started;
     const uri = await this.tabFor(options.tabKey, this.titled(options.title));
-    this.remember(uri, { text: formatted.text, languageId: formatted.languageId, origin: options.origin });
+    const refresh: TabAction[] =
+      response.cachedAt === undefined ? [] : [{ title: `$(refresh) ${vscode.l10n.t('Refresh (send now)')}`, tooltip: vscode.l10n.t('Sends the request for real and keeps the new answer'), command: COMMAND.refreshResponse }];
+    this.remember(uri, { text: formatted.text, languageId: formatted.languageId, origin: options.origin, actions: [...refresh, ...(options.actions ?? [])] });
     wholeResponses.remember(uri, formatted.preview);
     return { uri, formatMs, prettyPrinted: formatted.prettyPrinted };
   }
@@ -167,6 +193,7 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
   private remember(uri: vscode.Uri, kept: Kept): void {
     this.kept.set(uri.toString(), kept);
     this.changes.fire(uri);
+    this.lensChanges.fire();
   }
 
   private async restoreLanguage(document: vscode.TextDocument): Promise<void> {
@@ -177,6 +204,7 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
   dispose(): void {
     for (const registration of this.registrations) registration.dispose();
     this.changes.dispose();
+    this.lensChanges.dispose();
     this.kept.clear();
     this.byKey.clear();
   }

@@ -16,7 +16,7 @@ export type ResponseLike = Pick<
   ApiResponse,
   'method' | 'url' | 'status' | 'statusText' | 'headers' | 'bodyText' | 'json' | 'timeMs' | 'sizeBytes'
 > &
-  Partial<Pick<ApiResponse, 'requestHeaders' | 'licence'>> & {
+  Partial<Pick<ApiResponse, 'requestHeaders' | 'licence' | 'cachedAt'>> & {
   attempts?: number;
   warnings?: string[];
 };

@@ -109,6 +109,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       latencyMs: opts.latencyMs,
       jitterMs: opts.jitterMs,
       baseUrl: () => api.url,
+      summaryRevisions: new Map<string, number>(),
     };
     api.setHandler(createResourceHandler(apiState, 'base'));
     clusters.forEach((c, i) => c.setHandler(createResourceHandler(apiState, `cluster${i}` as HostLabel)));
@@ -154,6 +155,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       },
       usage(organizationId: string) {
         return weeklyLimits.usage(organizationId);
+      },
+      updateSummary(tenantId: string) {
+        const revision = (apiState.summaryRevisions.get(tenantId) ?? 1) + 1;
+        apiState.summaryRevisions.set(tenantId, revision);
+        return revision;
+      },
+      callsTo(path: string, since = 0) {
+        return requests.slice(since).filter((request) => request.path.split('?')[0] === path).length;
       },
       resetLimits() {
         applicationLimits.reset();

@@ -1,5 +1,6 @@
 // What `npm run sandbox` and `npm start` print: the editor settings that point the extension at a
 // running sandbox, and its users, clients and licence keys.
+import { SUMMARY_PATH } from './api/resourceApi';
 import { LICENCE_KEYS } from './seed';
 import type { Sandbox } from './types';
 
@@ -10,6 +11,9 @@ export function editorSettings(sandbox: Sandbox): Record<string, unknown> {
     'tenantApi.clientId': sandbox.clients.public.clientId,
     // The cluster hosts share the base URL's host name (127.0.0.1) on other ports.
     'tenantApi.allowedHosts': ['127.0.0.1'],
+    // The sandbox's static resource (an aggregated summary per tenant): listed under each tenant, its answer cached 5 minutes.
+    'tenantApi.routes': [{ prefix: SUMMARY_PATH, host: 'cluster', module: 'efat', cacheSeconds: 300 }],
+    'tenantApi.endpoints': [{ label: 'Riepilogo', path: SUMMARY_PATH }],
   };
 }
 

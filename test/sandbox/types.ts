@@ -103,6 +103,10 @@ export interface Sandbox {
   injectFault(fault: Fault): void;
   clearFaults(): void;
   usage(organizationId: string): { used: number; limit: number };
+  /** Changes a tenant's summary (`/efat/api/v1/riepilogo`): its next answer has the next revision; returns it. */
+  updateSummary(tenantId: string): number;
+  /** How many resource-API requests reached `path` (query ignored), from `requests[since]` on. */
+  callsTo(path: string, since?: number): number;
   /** Clears rate windows and weekly counters. */
   resetLimits(): void;
   /** Makes every issued token, grant and session invalid. */

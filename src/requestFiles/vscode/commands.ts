@@ -6,7 +6,7 @@ import { outcomeOfError } from '../../commands/requestOutcome';
 import type { TenantApi } from '../../api/types';
 import { curlForPrepared } from '../../engine/curlCommand';
 import { requestAtLine } from '../../engine/parser';
-import { prepareRequest } from '../../engine/prepare';
+import { platformPath, prepareRequest } from '../../engine/prepare';
 import { labelOf, outcomeSelector, summarize, type RequestFileRunner, type RunOutcome } from '../../engine/runner';
 import type { HistoryEntry } from '../../engine/historyEntry';
 import { COMMAND, INTERNAL_COMMAND, type CommandHandlers } from '../../common/commandIds';
@@ -82,10 +82,16 @@ async function target(uriArg: unknown, indexArg: unknown, parsed: ParsedDocument
 
 export function requestFileCommands(deps: CommandDeps): CommandHandlers {
   return {
-    [COMMAND.requestFileSend]: async (uri?: unknown, index?: unknown) => {
+    // A third argument { bypassCache: true } is a response tab's Refresh: a static resource is sent for real.
+    [COMMAND.requestFileSend]: async (uri?: unknown, index?: unknown, options?: { bypassCache?: unknown }) => {
       const found = await target(uri, index, deps.parsed);
       if (!found) return undefined;
-      return sendOne(found.document, found.index, deps);
+      return sendOne(found.document, found.index, deps, { bypassCache: options?.bypassCache === true });
+    },
+    [INTERNAL_COMMAND.requestFileWatch]: async (uri?: unknown, index?: unknown) => {
+      const found = await target(uri, index, deps.parsed);
+      if (!found) return undefined;
+      return watchRequest(found.document, found.index, deps);
     },
     [COMMAND.requestFileSendAll]: async (uri?: unknown) => {
       const found = await target(uri, 0, deps.parsed);
@@ -104,7 +110,29 @@ export function requestFileCommands(deps: CommandDeps): CommandHandlers {
   };
 }
 
-async function sendOne(document: vscode.TextDocument, index: number, deps: CommandDeps, overrides: { sendOverQuota?: boolean } = {}): Promise<SendResult> {
+/**
+ * Watches a request of the file: its variables filled now, it is watched as the GET of a platform
+ * path with its tenant (what a watch keeps: no headers, no body), through tenantApi.watch.
+ */
+async function watchRequest(document: vscode.TextDocument, index: number, deps: CommandDeps): Promise<unknown> {
+  const file = deps.parsed.get(document);
+  const request = file.requests[index];
+  if (!request) return undefined;
+  const prepared = prepareRequest(file, request, deps.runner.sources(requestDocument(document).key, file), requestDocument(document));
+  if (!prepared.ok) {
+    void vscode.window.showErrorMessage(prepared.message);
+    return undefined;
+  }
+  const { method, target: where, tenant } = prepared.request;
+  const path = where.kind === 'path' ? where.path : platformPath(where.url, { baseUrl: deps.baseUrl() })?.path;
+  if (method !== 'GET' || !path) {
+    void vscode.window.showWarningMessage(vscode.l10n.t('Only a GET of a platform path can be watched.'));
+    return undefined;
+  }
+  return vscode.commands.executeCommand(COMMAND.watch, { method, path, tenant });
+}
+
+async function sendOne(document: vscode.TextDocument, index: number, deps: CommandDeps, overrides: { sendOverQuota?: boolean; bypassCache?: boolean } = {}): Promise<SendResult> {
   const file = deps.parsed.get(document);
   const label = file.requests[index] ? labelOf(file.requests[index]) : String(index);
   const outcome = await vscode.window.withProgress(

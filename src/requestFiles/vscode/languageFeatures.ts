@@ -8,7 +8,7 @@ import { HTTP_METHODS } from '../../engine/parser';
 import { labelOf, type RequestFileRunner } from '../../engine/runner';
 import { systemVariableHelp } from '../../engine/systemVariables';
 import { classifyReference, looksSecret, lookupReference, referencesInLine } from '../../engine/variables';
-import { COMMAND, type CommandHandlers } from '../../common/commandIds';
+import { COMMAND, INTERNAL_COMMAND, type CommandHandlers } from '../../common/commandIds';
 import { isRequestDocument, REQUEST_SELECTOR, type ParsedDocuments } from './documents';
 import { quickFixCommands, registerQuickFixes, type QuickFixDeps } from './quickFixActions';
 
@@ -39,13 +39,15 @@ class RequestCodeLenses implements vscode.CodeLensProvider {
       send: vscode.l10n.t('$(play) Send (Tenant API)'),
       sendAll: vscode.l10n.t('$(run-all) Send All (Tenant API)'),
       copyAsCurl: vscode.l10n.t('Copy as cURL'),
+      watch: vscode.l10n.t('$(eye) Watch (Tenant API)'),
     };
-    const commands = { send: COMMAND.requestFileSend, sendAll: COMMAND.requestFileSendAll, copyAsCurl: COMMAND.requestFileCopyAsCurl };
+    const commands = { send: COMMAND.requestFileSend, sendAll: COMMAND.requestFileSendAll, copyAsCurl: COMMAND.requestFileCopyAsCurl, watch: INTERNAL_COMMAND.requestFileWatch };
     const file = this.parsed.get(document);
     const tooltips = {
       send: (label: string) => vscode.l10n.t('Send {0} with Tenant API Workbench', label),
       sendAll: () => vscode.l10n.t('Send every request of this file in order with Tenant API Workbench'),
       copyAsCurl: (label: string) => vscode.l10n.t('Copy {0} as a cURL command (token and key masked)', label),
+      watch: (label: string) => vscode.l10n.t('Send {0} again every minute or more (tenantApi.watch.intervalSeconds) and show what changed', label),
     };
     return codeLensPlan(file).map(
       (lens) =>

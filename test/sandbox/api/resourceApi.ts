@@ -26,6 +26,8 @@ export interface ResourceApiState {
   latencyMs: number;
   jitterMs: number;
   baseUrl: () => string;
+  /** The revision of each tenant's summary (riepilogo), by tenant id; updateSummary raises it. */
+  summaryRevisions: Map<string, number>;
 }
 
 interface Route {
@@ -36,10 +38,15 @@ interface Route {
   tenantScoped: boolean;
 }
 
+/** The per-tenant summary: the sandbox's static resource (the settings it prints mark it so). */
+export const SUMMARY_PATH = '/efat/api/v1/riepilogo';
+
 export const ROUTES: Route[] = [
   { path: '/v10/user-tenants', host: 'base', tenantScoped: false },
   { path: '/api/configurazioni', host: 'base', module: 'core', tenantScoped: false },
   { path: '/efat/api/v1/ditte', host: 'cluster', module: 'efat', tenantScoped: true },
+  // An aggregated resource (a dashboard's figures): static in the spec's sense, changed only by updateSummary.
+  { path: SUMMARY_PATH, host: 'cluster', module: 'efat', tenantScoped: true },
 ];
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -280,6 +287,7 @@ export function createResourceHandler(state: ResourceApiState, host: HostLabel) 
         })),
       };
     }
+    if (route.path === SUMMARY_PATH) return { status: 200, body: summary(tenant!, state.summaryRevisions.get(tenant!.id) ?? 1) };
     const paging = parsePaging(query);
     if (!paging.ok) return refuse(400, 'invalid_parameter', paging.message);
     if (route.path === '/api/configurazioni') {
@@ -289,6 +297,17 @@ export function createResourceHandler(state: ResourceApiState, host: HostLabel) 
     const t = tenant!;
     return { status: 200, body: { ambienteDati: t.codiceAmbienteDati, ...page(t.ditte, paging, (i) => ditta(t.codiceAmbienteDati, i)) } };
   }
+}
+
+/** A tenant's summary at a revision: the figures move with it, so a watch sees a change. */
+function summary(tenant: ApiTenant, revision: number): Record<string, unknown> {
+  return {
+    ambienteDati: tenant.codiceAmbienteDati,
+    revisione: revision,
+    totaleDitte: tenant.ditte + revision - 1,
+    ditteAttive: Math.floor(tenant.ditte * 0.8) + revision - 1,
+    aggiornatoAlle: new Date(Date.UTC(2026, 2, 15, 8, 30) + (revision - 1) * 60_000).toISOString(),
+  };
 }
 
 function invalidToken(reason: string): Reply {

@@ -73,16 +73,17 @@ describe('engine/diagnostics', () => {
 });
 
 describe('engine/codeLenses', () => {
-  it('puts Send and Copy as cURL above every request, Send All above the first when there are several', () => {
-    const file = parseRequestFile(['# @name a', 'GET /api/a', '###', '', 'GET /api/b'].join('\n'));
+  it('puts Send and Copy as cURL above every request, Send All above the first when there are several, Watch above a GET', () => {
+    const file = parseRequestFile(['# @name a', 'GET /api/a', '###', '', 'POST /api/b'].join('\n'));
     assert.deepEqual(codeLensPlan(file), [
       { line: 1, kind: 'send', index: 0 },
       { line: 1, kind: 'sendAll', index: 0 },
       { line: 1, kind: 'copyAsCurl', index: 0 },
+      { line: 1, kind: 'watch', index: 0 },
       { line: 4, kind: 'send', index: 1 },
       { line: 4, kind: 'copyAsCurl', index: 1 },
     ]);
-    assert.deepEqual(codeLensPlan(parseRequestFile('GET /api/a')).map((lens) => lens.kind), ['send', 'copyAsCurl']);
+    assert.deepEqual(codeLensPlan(parseRequestFile('GET /api/a')).map((lens) => lens.kind), ['send', 'copyAsCurl', 'watch']);
   });
 });
 

@@ -1,0 +1,278 @@
+import * as vscode from 'vscode';
+import { isApiError } from '../api/errors';
+import type { TenantResolver } from '../api/tenantResolver';
+import type { ApiResponse, TenantApi, TenantRecord } from '../api/types';
+import type { Logger } from '../common/logger';
+import { COMMAND } from '../common/commandIds';
+import { comparableBody, comparableDiff, type BodyDiff } from '../engine/bodyDiff';
+import { callPlatform } from '../engine/sender';
+import { nextDueAt, validScale, watchCallsPerHour, watchIntervalSeconds, type WatchStopReason } from '../engine/watchSchedule';
+import { readResponseTabPerRequest, readWatchIntervalSeconds } from '../settings/editorSettings';
+import type { ResponseDocuments } from '../views/responseDocuments';
+import { dataSelector, responseTabKey, responseTitle, selectorLine } from '../views/responsePresentation';
+import { clockTime, watchStopMessage, watchTabLines } from '../views/watchPresentation';
+
+/** What a watch is, and all a pinned one keeps (workspaceState): never a header, a body or a secret. */
+export interface WatchDescription {
+  method: 'GET';
+  /** The platform path with its query. */
+  path: string;
+  /** The tenant's code (or id), for a tenant-scoped path. */
+  tenant?: string;
+  /** The environment it was started in. */
+  environment: string;
+}
+
+/** A watch as the status bar, its list and the tests see it. */
+export interface WatchInfo {
+  id: number;
+  label: string;
+  description: WatchDescription;
+  intervalSeconds: number;
+  pinned: boolean;
+  calls: number;
+  checkedAt?: number;
+  lastChangedAt?: number;
+  /** The response tab it updates, once it has answered. */
+  document?: string;
+}
+
+interface ActiveWatch extends WatchInfo {
+  timer?: ReturnType<typeof setTimeout>;
+  /** When the previous answer came (a call is due an interval after it), wall-clock ms. */
+  lastAnsweredAt: number;
+  /** The previous answer's body as comparableBody laid it out. */
+  previousBody?: string;
+  lastChange?: { at: number; diff: BodyDiff };
+}
+
+export interface WatchesDeps {
+  /** The active environment's client and tenant resolver, at each call: a watch sends through the one client (its throttle). */
+  api: () => Pick<TenantApi, 'send' | 'routeFor'>;
+  tenants: () => Pick<TenantResolver, 'resolve'>;
+  environmentName: () => string;
+  responses: ResponseDocuments;
+  /** workspaceState: the pinned watches' descriptions. */
+  state: vscode.Memento;
+  logger: Logger;
+}
+
+const PINNED_KEY = 'tenantApi.watch.pinned';
+
+/**
+ * The active watches: each sends its GET again an interval after its previous answer (never under a
+ * minute, src/engine/watchSchedule.ts), shows the answer in the request's response tab with when it
+ * last changed and the diff, and stops on an error answer, a sign-out, a switch of environment or Stop.
+ * They live in memory; a pinned one's description is in workspaceState and is started again at the next
+ * activation (in its environment, once signed in).
+ */
+export class Watches implements vscode.Disposable {
+  private readonly active = new Map<number, ActiveWatch>();
+  private readonly changes = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changes.event;
+  private counter = 0;
+  /** The in-editor tests' only (through activate()'s test exports): a scaled minute, as the sandbox's time scale. */
+  private timeScale = 1;
+
+  constructor(private readonly deps: WatchesDeps) {}
+
+  list(): WatchInfo[] {
+    return [...this.active.values()].map(({ timer: _timer, previousBody: _body, lastChange: _change, lastAnsweredAt: _at, ...info }) => ({ ...info }));
+  }
+
+  callsPerHour(): number {
+    return watchCallsPerHour([...this.active.values()].map((watch) => watch.intervalSeconds));
+  }
+
+  /** Starts watching (or says it is watched already); the first call is an interval from now. */
+  start(description: Omit<WatchDescription, 'environment'>, options: { pinned?: boolean; quiet?: boolean } = {}): WatchInfo {
+    const full: WatchDescription = { method: 'GET', path: description.path, tenant: description.tenant, environment: this.deps.environmentName() };
+    const existing = [...this.active.values()].find((watch) => sameWatch(watch.description, full));
+    if (existing) {
+      if (!options.quiet) void vscode.window.showInformationMessage(vscode.l10n.t('{0} is watched already.', existing.label));
+      return this.infoOf(existing);
+    }
+    const watch: ActiveWatch = {
+      id: ++this.counter,
+      label: responseTitle('GET', full.path, undefined, undefined) + (full.tenant ? ` · ${full.tenant}` : ''),
+      description: full,
+      intervalSeconds: watchIntervalSeconds(readWatchIntervalSeconds()),
+      pinned: options.pinned === true,
+      calls: 0,
+      lastAnsweredAt: Date.now(),
+    };
+    this.active.set(watch.id, watch);
+    this.schedule(watch);
+    if (watch.pinned) void this.savePins();
+    this.changes.fire();
+    if (!options.quiet) {
+      const first = clockTime(nextDueAt(watch.lastAnsweredAt, watch.intervalSeconds, this.timeScale), vscode.env.language);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Watching {0} every {1} s; the first call is at {2}.', watch.label, watch.intervalSeconds, first));
+    }
+    return this.infoOf(watch);
+  }
+
+  stop(id: number, reason: WatchStopReason, detail?: string): void {
+    const watch = this.active.get(id);
+    if (!watch) return;
+    if (watch.timer) clearTimeout(watch.timer);
+    this.active.delete(id);
+    // Only the user's Stop forgets a pin: the other reasons end this session's watch, not the wish.
+    if (reason === 'stoppedByUser' && watch.pinned) void this.savePins(id);
+    this.changes.fire();
+    this.deps.logger.info(`Watch of ${watch.label} stopped: ${reason}${detail ? ` (${detail})` : ''}`);
+    const message = watchStopMessage(reason, watch.label, detail);
+    if (reason === 'errorAnswer') void vscode.window.showWarningMessage(message);
+    else void vscode.window.showInformationMessage(message);
+  }
+
+  stopAll(reason: WatchStopReason): void {
+    for (const id of [...this.active.keys()]) this.stop(id, reason);
+  }
+
+  /** Pins (or unpins) a watch: a pinned one is started again after a reload. */
+  async pin(id: number, pinned = true): Promise<void> {
+    const watch = this.active.get(id);
+    if (!watch) return;
+    watch.pinned = pinned;
+    await this.savePins();
+    this.changes.fire();
+  }
+
+  /** The watch whose answers a response tab shows. */
+  watchOfDocument(uri: string): WatchInfo | undefined {
+    const watch = [...this.active.values()].find((candidate) => candidate.document === uri);
+    return watch && this.infoOf(watch);
+  }
+
+  /** Starts the pinned watches of the active environment that are not running (activation, once signed in). */
+  restorePinned(): void {
+    const environment = this.deps.environmentName();
+    for (const description of this.pinned()) {
+      if (description.environment === environment) this.start(description, { pinned: true, quiet: true });
+    }
+  }
+
+  /** What workspaceState holds: only well-formed descriptions. */
+  pinned(): WatchDescription[] {
+    const stored = this.deps.state.get<unknown>(PINNED_KEY, []);
+    return (Array.isArray(stored) ? stored : []).filter(isDescription);
+  }
+
+  /** Forgets every pin (the tests' clean-up: a pin would start its watch in the next suite). */
+  async clearPins(): Promise<void> {
+    for (const watch of this.active.values()) watch.pinned = false;
+    await this.deps.state.update(PINNED_KEY, []);
+    this.changes.fire();
+  }
+
+  setTimeScale(scale: number): void {
+    this.timeScale = validScale(scale);
+  }
+
+  dispose(): void {
+    for (const watch of this.active.values()) if (watch.timer) clearTimeout(watch.timer);
+    this.active.clear();
+    this.changes.dispose();
+  }
+
+  private infoOf(watch: ActiveWatch): WatchInfo {
+    return this.list().find((info) => info.id === watch.id)!;
+  }
+
+  private async savePins(without?: number): Promise<void> {
+    const running = [...this.active.values()].filter((watch) => watch.pinned && watch.id !== without).map((watch) => watch.description);
+    const elsewhere = this.pinned().filter((description) => description.environment !== this.deps.environmentName());
+    // Only these four fields: a description from the tree, a tab or a request file never carries headers.
+    const kept = [...elsewhere, ...running].map(({ method, path, tenant, environment }) => ({ method, path, ...(tenant ? { tenant } : {}), environment }));
+    await this.deps.state.update(PINNED_KEY, kept);
+  }
+
+  private schedule(watch: ActiveWatch): void {
+    watch.intervalSeconds = watchIntervalSeconds(readWatchIntervalSeconds());
+    const wait = Math.max(0, nextDueAt(watch.lastAnsweredAt, watch.intervalSeconds, this.timeScale) - Date.now());
+    watch.timer = setTimeout(() => void this.tick(watch), wait);
+  }
+
+  private async tick(watch: ActiveWatch): Promise<void> {
+    watch.timer = undefined;
+    if (!this.active.has(watch.id)) return;
+    const { path, tenant } = watch.description;
+    const { tenant: record, response, error } = await callPlatform(
+      { method: 'GET', path, tenant, bypassCache: true },
+      { api: this.deps.api(), tenants: this.deps.tenants() },
+    );
+    watch.lastAnsweredAt = Date.now();
+    watch.calls++;
+    if (!this.active.has(watch.id)) return;
+    if (!response || response.status >= 400) {
+      if (isApiError(error) && error.kind === 'cancelled') return;
+      this.stop(watch.id, 'errorAnswer', response ? `${response.status} ${response.statusText}`.trim() : isApiError(error) ? error.message : String(error));
+      return;
+    }
+    try {
+      await this.show(watch, record, response);
+    } catch (showError) {
+      this.deps.logger.warn(`Watch of ${watch.label}: could not show the answer: ${String(showError)}`);
+    }
+    if (!this.active.has(watch.id)) return;
+    this.schedule(watch);
+    this.changes.fire();
+  }
+
+  /** The answer in the request's response tab, with the watch's lines: when it last changed and what changed. */
+  private async show(watch: ActiveWatch, tenant: TenantRecord | undefined, response: ApiResponse): Promise<void> {
+    const first = watch.previousBody === undefined;
+    const body = comparableBody(response.bodyText);
+    const diff = first ? undefined : comparableDiff(watch.previousBody!, body);
+    if (diff?.changed) {
+      watch.lastChange = { at: watch.lastAnsweredAt, diff };
+      watch.lastChangedAt = watch.lastAnsweredAt;
+    }
+    watch.previousBody = body;
+    watch.checkedAt = watch.lastAnsweredAt;
+    if (tenant?.codiceAmbienteDati) watch.description.tenant = tenant.codiceAmbienteDati;
+    if (first && tenant?.codiceAmbienteDati) watch.label = responseTitle('GET', watch.description.path, undefined, undefined) + ` · ${tenant.codiceAmbienteDati}`;
+    // Every answer updates the request's tab where it is; the first shows it when no tab does (focus kept), never covering another editor later.
+    const { uri } = await this.deps.responses.keep(response, this.tabOptions(watch, tenant, response, first));
+    if (first && !isOpen(uri)) await this.deps.responses.reveal(uri, true);
+    watch.document = uri.toString();
+  }
+
+  /** The same tab as Send Request's and the tree's for this request (title, key), with the watch's lines and Stop Watch. */
+  private tabOptions(watch: ActiveWatch, tenant: TenantRecord | undefined, response: ApiResponse, first: boolean) {
+    const [pathOnly, queryText = ''] = watch.description.path.split(/\?(.*)/s);
+    const selector = dataSelector(this.deps.api().routeFor(pathOnly), tenant, response.licence);
+    const lines = watchTabLines({ intervalSeconds: watch.intervalSeconds, checkedAt: watch.lastAnsweredAt, lastChange: watch.lastChange, first }, vscode.env.language);
+    const query = Object.fromEntries(new URLSearchParams(queryText));
+    return {
+      title: responseTitle('GET', pathOnly, selector, response.status),
+      tabKey: responseTabKey({ method: 'GET', path: pathOnly, tenantId: tenant?.id, query }, selector, readResponseTabPerRequest()),
+      receivedAt: watch.lastAnsweredAt,
+      context: [...lines, selectorLine(selector)],
+      request: { headers: response.requestHeaders },
+      actions: [{ title: `$(eye-closed) ${vscode.l10n.t('Stop Watch')}`, command: COMMAND.stopWatch }],
+    };
+  }
+}
+
+function isOpen(uri: vscode.Uri): boolean {
+  return vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri.toString()));
+}
+
+function sameWatch(a: WatchDescription, b: WatchDescription): boolean {
+  return a.path === b.path && a.environment === b.environment && (a.tenant ?? '').toLowerCase() === (b.tenant ?? '').toLowerCase();
+}
+
+function isDescription(value: unknown): value is WatchDescription {
+  const candidate = value as Partial<WatchDescription> | null;
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    candidate.method === 'GET' &&
+    typeof candidate.path === 'string' &&
+    candidate.path.startsWith('/') &&
+    typeof candidate.environment === 'string' &&
+    (candidate.tenant === undefined || typeof candidate.tenant === 'string')
+  );
+}

@@ -1,0 +1,70 @@
+/**
+ * How watches and cached answers are worded: the status bar's count and cost, a watched tab's lines
+ * (when it last changed and what changed), why a watch stopped, a cached answer's age. Plain data, no
+ * `vscode`; the words go through l10n.
+ */
+import * as l10n from '../common/l10n';
+import type { BodyDiff } from '../engine/bodyDiff';
+import type { WatchStopReason } from '../engine/watchSchedule';
+
+/** `2 watches · 120 calls/h`. */
+export function watchStatusText(count: number, callsPerHour: number): string {
+  return count === 1 ? l10n.t('1 watch · {0} calls/h', callsPerHour) : l10n.t('{0} watches · {1} calls/h', count, callsPerHour);
+}
+
+/** `12:03:04`: the local time of day, 24 hours. */
+export function clockTime(at: number, locale = 'en'): string {
+  return new Date(at).toLocaleTimeString(locale === 'en' ? 'en-GB' : locale, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+}
+
+export interface WatchTabState {
+  intervalSeconds: number;
+  checkedAt: number;
+  /** When the body last differed from the one before, and how. */
+  lastChange?: { at: number; diff: BodyDiff };
+  /** True for the first answer of a watch (nothing to compare yet). */
+  first: boolean;
+}
+
+/** The watched tab's lines, above its header block's own: the watch, when it last changed, the diff. */
+export function watchTabLines(state: WatchTabState, locale = 'en'): string[] {
+  const lines = [l10n.t('Watching: sent again every {0} s (Stop Watch ends it); checked at {1}', state.intervalSeconds, clockTime(state.checkedAt, locale))];
+  if (!state.lastChange) {
+    lines.push(state.first ? l10n.t('First answer of the watch: later answers are compared with it') : l10n.t('No change since the watch started'));
+    return lines;
+  }
+  const { at, diff } = state.lastChange;
+  lines.push(l10n.t('last changed at {0} (+{1} −{2} lines); what changed:', clockTime(at, locale), diff.added, diff.removed));
+  lines.push(...diff.lines.map((line) => `  ${line}`));
+  if (diff.truncated) lines.push(`  ${l10n.t('… more changes not shown')}`);
+  return lines;
+}
+
+/** Why a watch ended, as its notification says it. */
+export function watchStopMessage(reason: WatchStopReason, label: string, detail?: string): string {
+  switch (reason) {
+    case 'errorAnswer':
+      return l10n.t('Stopped watching {0}: the answer was an error ({1}).', label, detail ?? '');
+    case 'signedOut':
+      return l10n.t('Stopped watching {0}: you signed out.', label);
+    case 'environmentSwitched':
+      return l10n.t('Stopped watching {0}: another environment is active.', label);
+    case 'stoppedByUser':
+      return l10n.t('Stopped watching {0}.', label);
+  }
+}
+
+/** `cached 2 min ago`: the age of a static resource's kept answer. */
+export function cachedAge(ageMs: number): string {
+  const seconds = Math.max(0, Math.floor(ageMs / 1000));
+  if (seconds < 5) return l10n.t('cached just now');
+  if (seconds < 60) return l10n.t('cached {0} s ago', seconds);
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return l10n.t('cached {0} min ago', minutes);
+  return l10n.t('cached {0} h ago', Math.floor(minutes / 60));
+}
+
+/** The header block's line of a cached answer. */
+export function cachedAnswerLine(ageMs: number): string {
+  return l10n.t('{0}: a static resource\'s kept answer, nothing was sent (Refresh sends it)', cachedAge(ageMs));
+}
