@@ -26,6 +26,10 @@ describe('architecture rules', () => {
     ['src/settings/x.ts', "import { sanitizeThresholds } from '../views/quotaPresentation';", /src\/settings imports no layer above it/],
     ['src/common/x.ts', "import { activate } from '../extension';", /src\/common imports no layer above it/],
     ['src/requestFiles/vscode/x.ts', "import { callPlatform } from '../../engine/sender';", undefined],
+    // Issue 24: the Redis ledger stays below the local broker and the settings.
+    ['src/coordination/redis/x.ts', "import { openRuntimeDir } from '../runtimeDir';", /src\/coordination\/redis imports only/],
+    ['src/coordination/redis/x.ts', "import { readLedgerUrl } from '../../settings/ledgerSettings';", /src\/coordination\/redis imports only/],
+    ['src/coordination/redis/x.ts', "import { apiErrors } from '../../api/errors';", undefined],
     ['src/api/x.ts', "// import * as vscode from 'vscode';\nconst s = \"import 'vscode'\";", undefined],
   ];
   for (const [file, text, expected] of cases) {
