@@ -1,12 +1,12 @@
-// npm run bench: the throttling bench (index.ts), the windows bench (windows.ts), then the large
-// responses bench (responses.ts), each in its own process as `npm run bench:throttle`, `bench:windows`
-// and `bench:responses` run them. Exits 1 when any missed a target, after all ran. Options go to `npm run bench:throttle -- …` directly.
+// npm run bench: the throttling bench (index.ts), the windows bench (windows.ts), the Redis ledger
+// bench (redis.ts), then the large responses bench (responses.ts), each in its own process as
+// `npm run bench:throttle`, `bench:windows`, `bench:redis` and `bench:responses` run them. Exits 1 when any missed a target, after all ran. Options go to `npm run bench:throttle -- …` directly.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
 const tsx = join(__dirname, '..', '..', 'node_modules', '.bin', process.platform === 'win32' ? 'tsx.cmd' : 'tsx');
 let failed = false;
-for (const bench of ['index.ts', 'windows.ts', 'responses.ts']) {
+for (const bench of ['index.ts', 'windows.ts', 'redis.ts', 'responses.ts']) {
   const run = spawnSync(tsx, [join(__dirname, bench)], { stdio: 'inherit', shell: process.platform === 'win32' });
   if (run.status !== 0) failed = true;
 }
