@@ -94,7 +94,6 @@ export class RedisRateLedger implements RateLedger, Disposable {
   private fallbackEnded: Array<{ id: string; at: number }> = [];
   private lostAt = 0;
   private warned = false;
-  private reachable = true;
   private returnTimer: unknown;
   private renewTimer: ReturnType<typeof setInterval> | undefined;
   private disposed = false;
@@ -106,7 +105,6 @@ export class RedisRateLedger implements RateLedger, Disposable {
     const { connection, subscriber } = options;
     for (const client of [connection, subscriber]) {
       client.on('close', () => this.lose(new Error('connection closed')));
-      client.on('ready', () => this.onReady());
     }
     subscriber.on('message', (_channel: string, message: string) => this.onEvent(message));
     if (options.quota) {
@@ -342,7 +340,6 @@ export class RedisRateLedger implements RateLedger, Disposable {
   private lose(error: unknown): void {
     if (this.disposed || this.mode === 'local') return;
     this.mode = 'local';
-    this.reachable = false;
     this.lostAt = this.options.clock.monotonic();
     const { logger } = this.options;
     if (!this.warned) {
@@ -357,6 +354,8 @@ export class RedisRateLedger implements RateLedger, Disposable {
     }
     this.fallback = fallbackScheduler({ ...this.options, processes: this.options.expectedProcesses, snapshot: this.snapshot });
     this.fallback.onDidChange(() => this.changes.fire());
+    const pausedFor = (this.localPausedUntil ?? 0) - this.lostAt;
+    if (pausedFor > 0) this.fallback.pause(pausedFor);
     this.fallbackEnded = [];
     for (const call of this.flight.values()) call.reserved = this.fallback.reserve();
     this.fallbackInFlight = 0;
@@ -370,7 +369,8 @@ export class RedisRateLedger implements RateLedger, Disposable {
     const fallback = this.fallback!;
     const handed = new AbortController();
     waiter.handed = handed;
-    fallback.acquire({ front: waiter.front, signal: handed.signal }).then(
+    // In the queue's order (the calls to the front are at its head already).
+    fallback.acquire({ signal: handed.signal }).then(
       (slot) => {
         const index = this.queue.indexOf(waiter);
         if (waiter.handed !== handed || index < 0) return slot.release();
@@ -412,10 +412,6 @@ export class RedisRateLedger implements RateLedger, Disposable {
     };
   }
 
-  private onReady(): void {
-    this.reachable = true;
-  }
-
   private scheduleReturn(): void {
     const retry = this.options.retryMs ?? 250;
     const at = Math.max(this.lostAt + this.longestSpanMs(), this.options.clock.monotonic()) + retry;
@@ -428,7 +424,8 @@ export class RedisRateLedger implements RateLedger, Disposable {
   /** Back to Redis once it answers, a longest window after the loss, with nothing of the local ledger in flight. */
   private async tryReturn(): Promise<void> {
     if (this.disposed || this.mode !== 'local') return;
-    const ready = this.reachable && this.options.connection.status === 'ready' && this.options.subscriber.status === 'ready';
+    // The seed below is the proof that Redis answers again (after a timeout the connection never closed).
+    const ready = this.options.connection.status === 'ready' && this.options.subscriber.status === 'ready';
     if (!ready || this.fallbackInFlight > 0) return this.scheduleReturn();
     const now = this.options.clock.monotonic();
     const horizon = now - this.longestSpanMs();
@@ -454,6 +451,8 @@ export class RedisRateLedger implements RateLedger, Disposable {
     this.fallback = undefined;
     this.options.logger.info(l10n.t('Rate-limit ledger: Redis answers again; this process shares the limits through it again.'));
     this.changes.fire();
+    // Quota changes made meanwhile were not shared.
+    this.quotaSharing?.start().catch(() => undefined);
     void this.pump();
   }
 }
