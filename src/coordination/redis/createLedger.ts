@@ -8,7 +8,7 @@ import type { Logger } from '../../common/logger';
 import { DEFAULT_EXPECTED_PROCESSES } from './fallbackShare';
 import { LedgerError } from './ledgerErrors';
 import { ledgerKeys } from './ledgerKeys';
-import type { LedgerEndpoint } from './ledgerUrl';
+import { ledgerFromUrl, type LedgerEndpoint } from './ledgerUrl';
 import { connectOrFail, openConnection } from './redisConnection';
 import { RedisRateLedger } from './redisRateLedger';
 
@@ -16,8 +16,13 @@ import { RedisRateLedger } from './redisRateLedger';
 export type LedgerFallback = 'fail' | 'local';
 
 export interface CreateLedgerOptions {
-  /** From ledgerFromEnvironment() or ledgerFromUrl() (ledgerUrl.ts): the URL checked, the password from the environment. */
-  endpoint: LedgerEndpoint;
+  /**
+   * Where Redis is: a URL from a command-line flag or a setting (redis:// or rediss://, no user name
+   * or password in it: the password comes from TENANT_API_LEDGER_PASSWORD), or `endpoint`.
+   */
+  url?: string;
+  /** Instead of `url`: from ledgerFromEnvironment() (TENANT_API_LEDGER, whose userinfo may carry the password) or ledgerFromUrl(). */
+  endpoint?: LedgerEndpoint;
   fallback: LedgerFallback;
   /** The application whose limits are shared (its identity is hashed into the keys). */
   application: { authUrl: string; clientId: string };
@@ -40,9 +45,12 @@ export interface CreateLedgerOptions {
 /**
  * The rate-limit ledger of one application in Redis (RedisRateLedger), connected and ready; or, when
  * Redis cannot be reached, a LedgerError ('fail') or the local ledger with a warning ('local').
+ * Dispose it at the end: its connections keep a process alive.
  */
 export async function createLedger(options: CreateLedgerOptions): Promise<RateLedger & Disposable> {
-  const { endpoint, logger } = options;
+  const { logger } = options;
+  // A URL that is not one is a mistake to correct, whatever the fallback (LedgerError 'badUrl' or 'passwordInSetting').
+  const endpoint = options.endpoint ?? ledgerFromUrl(options.url ?? '', 'flag');
   const times = { connectTimeoutMs: options.connectTimeoutMs ?? 2000, commandTimeoutMs: options.commandTimeoutMs ?? 1000 };
   const connection = openConnection(endpoint, times);
   const subscriber = openConnection(endpoint, times);

@@ -80,7 +80,7 @@ describe('Redis ledger: processes sharing one application (real redis-server)', 
 
   async function ledger(overrides: Partial<CreateLedgerOptions> & { limits: RateLimit[] }): Promise<RedisRateLedger> {
     const made = await createLedger({
-      endpoint: ledgerFromUrl(server.url, 'flag', {}),
+      url: server.url,
       fallback: 'fail',
       application: { authUrl: 'https://id.example/realm', clientId: 'shared-app' },
       safetyMarginMs: () => 2,
@@ -226,6 +226,11 @@ describe('Redis ledger: processes sharing one application (real redis-server)', 
         assert.doesNotMatch(error.message, /sekret/);
         return true;
       },
+    );
+    await assert.rejects(
+      createLedger({ ...base, endpoint: undefined, url: `redis://:pw@127.0.0.1:${port}/0`, fallback: 'local', logger, local: () => assert.fail('no local ledger') }),
+      /must not hold a user name or password/,
+      'a password in a flag is refused whatever the fallback',
     );
     const local = localLedger(base.limits);
     const fallen = await createLedger({ ...base, fallback: 'local', logger, local: () => local });
