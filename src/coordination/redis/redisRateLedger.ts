@@ -114,6 +114,8 @@ export class RedisRateLedger implements RateLedger, Disposable {
 
   /** Subscribes to the events and adopts the shared quota states; the connections are open. */
   async start(): Promise<void> {
+    // Loaded now, so that EVALSHA finds them: a NOSCRIPT costs a second round trip (and could come after a QUIT).
+    for (const script of Object.values(SCRIPTS)) await this.options.connection.call('SCRIPT', 'LOAD', script.source);
     await this.options.subscriber.subscribe(this.options.keys.events);
     await this.refreshPause();
     await this.quotaSharing?.start();
@@ -180,8 +182,11 @@ export class RedisRateLedger implements RateLedger, Disposable {
     clearInterval(this.renewTimer);
     this.quotaSharing?.dispose();
     this.fallback?.dispose();
-    this.options.connection.disconnect();
-    this.options.subscriber.disconnect();
+    // QUIT after the commands already sent (the last calls' ends), so that no call waits for its lease.
+    for (const client of [this.options.connection, this.options.subscriber]) {
+      if (client.status === 'ready') client.quit().catch(() => client.disconnect());
+      else client.disconnect();
+    }
     this.changes.dispose();
   }
 

@@ -104,6 +104,26 @@ describe('Redis ledger: processes sharing one application (real redis-server)', 
     assert.ok(performance.now() - started >= 900, 'twelve calls at three per 300 ms take three windows at least');
   });
 
+  it('a process ending right after its last call leaves nothing in flight (scripts loaded at start: no NOSCRIPT round trip after the QUIT)', async () => {
+    const limits: RateLimit[] = [{ unit: 'second', windowMs: 300, max: 3 }];
+    const application = { authUrl: 'https://id.example/ending', clientId: 'app' };
+    const made = await ledger({ limits, application });
+    open.splice(open.indexOf(made), 1);
+    const slot = await made.acquire({ signal: new AbortController().signal });
+    slot.markSent('http://127.0.0.1:1');
+    slot.markAnswered();
+    made.dispose();
+    const admin = new Redis(server.url);
+    try {
+      const keys = ledgerKeys(application.authUrl, application.clientId, limits);
+      for (let i = 0; i < 50 && (await admin.zcard(keys.logs[0])) === 0; i++) await sleep(10);
+      assert.equal(await admin.zcard(keys.flight), 0, 'no call left in flight');
+      assert.equal(await admin.zcard(keys.logs[0]), 1, 'the call logged');
+    } finally {
+      admin.disconnect();
+    }
+  });
+
   it('a 429 pause in one process holds the other', async () => {
     const limits: RateLimit[] = [{ unit: 'second', windowMs: 200, max: 5 }];
     const application = { authUrl: 'https://id.example/pause', clientId: 'app' };
