@@ -19,7 +19,9 @@ import { KeyedPool } from './common/keyedPool';
 import { useTranslator } from './common/l10n';
 import { redactingLogger } from './common/redact';
 import { windowCoordination, type WindowCoordination } from './coordination';
+import { redisLedgerFactory } from './coordination/redis/editorLedger';
 import { watchApiSettings } from './settings/apiSettings';
+import { readLedgerUrl } from './settings/ledgerSettings';
 import { EnvironmentState } from './settings/activeEnvironment';
 import { EnvironmentScopes } from './settings/environmentContext';
 import { knownModules, migrateLegacySecrets } from './settings/environmentSecrets';
@@ -55,9 +57,13 @@ export async function activate(context: vscode.ExtensionContext) {
   const windows = windowCoordination(logger);
   // One quota tracker per application: its organizations' readings, from this window and the others.
   const quotas = new KeyedPool(() => new QuotaTracker());
-  const schedulers = new KeyedPool((key) =>
-    createApplicationScheduler(globalSettings, logger, { ledger: windows.sharedLedger(() => applicationOf(key)), quota: quotas.get(key) }),
-  );
+  // With tenantApi.ledger.url (issue 24), the limits are shared through Redis with other machines too.
+  const ledgerUrl = readLedgerUrl();
+  const sharedLedger = (key: string) =>
+    ledgerUrl
+      ? redisLedgerFactory(ledgerUrl, () => applicationOf(key), windows.sharedLedger(() => applicationOf(key)), (message) => void vscode.window.showWarningMessage(message))
+      : windows.sharedLedger(() => applicationOf(key));
+  const schedulers = new KeyedPool((key) => createApplicationScheduler(globalSettings, logger, { ledger: sharedLedger(key), quota: quotas.get(key) }));
   context.subscriptions.push(schedulers, quotas);
 
   const views = {

@@ -33,6 +33,10 @@ describe('architecture rules', () => {
     ['src/cli/x.ts', "import { RequestFileRunner } from '../engine/runner';", undefined],
     ['src/extension.ts', "import { runCli } from './cli/commands';", /src\/extension does not import src\/cli/],
     ['src/engine/x.ts', "import { runCli } from '../cli/commands';", /src\/engine imports no layer above it/],
+    // Issue 24: the Redis ledger stays below the local broker and the settings.
+    ['src/coordination/redis/x.ts', "import { openRuntimeDir } from '../runtimeDir';", /src\/coordination\/redis imports only/],
+    ['src/coordination/redis/x.ts', "import { readLedgerUrl } from '../../settings/ledgerSettings';", /src\/coordination\/redis imports only/],
+    ['src/coordination/redis/x.ts', "import { apiErrors } from '../../api/errors';", undefined],
     ['src/api/x.ts', "// import * as vscode from 'vscode';\nconst s = \"import 'vscode'\";", undefined],
   ];
   for (const [file, text, expected] of cases) {

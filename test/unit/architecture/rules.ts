@@ -81,6 +81,12 @@ export const IMPORT_RULES: readonly ImportRule[] = [
     covers: (file) => !LAYERS.some((layer) => under(layer.folder)(file)),
     forbids: (target) => under('src/cli')(target),
   },
+  {
+    name: 'src/coordination/redis imports only src/api and src/common',
+    why: 'the Redis ledger is a RateLedger for any front end (the command line, the editor): it needs the scheduler\'s contract, not the local broker, the settings or sign-in',
+    covers: under('src/coordination/redis'),
+    forbids: (target) => target === 'vscode' || (target.startsWith('src/') && !['src/api', 'src/common', 'src/coordination/redis'].some((folder) => under(folder)(target))),
+  },
   ...layerRules(),
 ];
 
