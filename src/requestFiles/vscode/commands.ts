@@ -19,6 +19,9 @@ import { sendAllTable } from './sendAllTable';
 import { confirmRunCost, fileRunCost, type RunCostDeps } from './runCostPrompt';
 import { describeRunCost } from '../../api/runCost';
 import { readConfirmRunPercent } from '../../settings/editorSettings';
+import type { AssertionResult } from '../../engine/assertions/evaluateAssertion';
+import { assertionSectionLines } from '../../views/assertionSection';
+import type { AssertionFailures } from './assertionFailures';
 
 /** What the commands return (for scripts and the in-editor tests). */
 export interface SendResult {
@@ -31,6 +34,8 @@ export interface SendResult {
   document?: string;
   timeMs?: number;
   sizeBytes?: number;
+  /** The request's assertions as checked (none when it has none or no answer came). */
+  assertions?: AssertionResult[];
 }
 
 export interface SendAllResult {
@@ -55,6 +60,8 @@ export interface CommandDeps {
   baseUrl(): string;
   /** What a Send All costs, said (and asked about above the setting's share) before it starts. */
   cost?: RunCostDeps;
+  /** Failed assertions as problems at their lines, until the request is sent again. */
+  failures?: Pick<AssertionFailures, 'update'>;
 }
 
 /** The document and request a command is about: its arguments (from a CodeLens), else the editor's cursor. */
@@ -137,6 +144,8 @@ async function show(document: vscode.TextDocument, outcome: RunOutcome, deps: Co
   const warnings = outcome.sent?.warnings ?? [];
   const response = outcome.sent?.response ?? outcome.error?.response;
   const result: SendResult = { label: outcome.label, status: response?.status, warnings, error: outcome.error && { kind: outcome.error.kind, message: outcome.error.message } };
+  result.assertions = outcome.assertions;
+  deps.failures?.update(document, outcome.request, outcome.assertions);
   if (options.notify) {
     for (const warning of warnings) void vscode.window.showWarningMessage(warning);
   }
@@ -153,6 +162,7 @@ async function show(document: vscode.TextDocument, outcome: RunOutcome, deps: Co
     secrets: outcome.prepared?.secrets ?? [],
     locale: vscode.env.language,
   });
+  context.push(...assertionSectionLines(outcome.assertions));
   const shown = maskResponse({ ...response, warnings: [...new Set([...(outcome.error ? [outcome.error.message] : []), ...warnings, ...response.warnings])] }, outcome.prepared?.secrets ?? []);
   const tab = {
     title: result.title,
