@@ -26,4 +26,12 @@ describe("engine: a file in httpYac's documented assertion syntax", () => {
     const file = parseRequestFile(['GET https://httpbin.org/json', '', ...refused].join('\n'));
     assert.deepEqual(file.problems.map((problem) => problem.message), ['scriptNotRun', 'assertion', 'assertion']);
   });
+
+  it("the sandbox's request files, whose assertions run in httpYac too, have no parse problem", () => {
+    for (const name of ['example.http', 'tests.http']) {
+      const file = parseRequestFile(fs.readFileSync(path.join(__dirname, '..', '..', 'sandbox', 'requests', name), 'utf8'));
+      assert.deepEqual(file.problems, [], name);
+      assert.ok(file.requests.some((request) => request.assertions.length > 0), name);
+    }
+  });
 });
