@@ -25,3 +25,11 @@ export function assertionCountCell(results: readonly AssertionResult[] | undefin
   const { passed, failed } = countResults(results);
   return failed === 0 ? l10n.t('{0} passed', passed) : l10n.t('{0} passed, {1} failed', passed, failed);
 }
+
+/** A run's assertions together ("Assertions: 7 passed, 1 failed"), undefined when none was checked. */
+export function assertionTotals(runs: ReadonlyArray<readonly AssertionResult[] | undefined>): { text: string; failed: number } | undefined {
+  const all = runs.flatMap((results) => results ?? []);
+  if (all.length === 0) return undefined;
+  const { passed, failed } = countResults(all);
+  return { text: l10n.t('Assertions: {0} passed, {1} failed', passed, failed), failed };
+}

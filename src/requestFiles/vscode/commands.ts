@@ -20,7 +20,7 @@ import { confirmRunCost, fileRunCost, type RunCostDeps } from './runCostPrompt';
 import { describeRunCost } from '../../api/runCost';
 import { readConfirmRunPercent } from '../../settings/editorSettings';
 import type { AssertionResult } from '../../engine/assertions/evaluateAssertion';
-import { assertionSectionLines } from '../../views/assertionSection';
+import { assertionSectionLines, assertionTotals } from '../../views/assertionSection';
 import type { AssertionFailures } from './assertionFailures';
 
 /** What the commands return (for scripts and the in-editor tests). */
@@ -218,7 +218,9 @@ async function sendAll(document: vscode.TextDocument, deps: CommandDeps): Promis
   const summary = summarize(outcomes, total);
   const results: SendResult[] = [];
   for (const outcome of outcomes) results.push(await show(document, outcome, deps, { notify: false, reveal: false }));
-  const table = sendAllTable(vscode.l10n.t('Send All: {0}', vscode.workspace.asRelativePath(document.uri)), summary.text, results, vscode.env.language);
+  const checked = assertionTotals(results.map((result) => result.assertions));
+  const said = checked ? `${summary.text}. ${checked.text}` : summary.text;
+  const table = sendAllTable(vscode.l10n.t('Send All: {0}', vscode.workspace.asRelativePath(document.uri)), said, results, vscode.env.language);
   const uri = await deps.tabs.showText({
     title: `${vscode.l10n.t('Send All')} ${basename(document.uri)}`,
     tabKey: `${document.uri.toString()}#sendAll`,
@@ -227,8 +229,9 @@ async function sendAll(document: vscode.TextDocument, deps: CommandDeps): Promis
     links: table.links.map((link) => ({ ...link, target: openResponseLink(link.document), tooltip: vscode.l10n.t('Open this response') })),
     preserveFocus: true,
   });
-  const message = vscode.l10n.t('Send All finished: {0}', summary.text);
-  if (summary.failed > 0 || Object.keys(summary.statuses).some((status) => Number(status) >= 400)) void vscode.window.showWarningMessage(message);
+  const message = vscode.l10n.t('Send All finished: {0}', said);
+  const failedSome = summary.failed > 0 || (checked?.failed ?? 0) > 0 || Object.keys(summary.statuses).some((status) => Number(status) >= 400);
+  if (failedSome) void vscode.window.showWarningMessage(message);
   else void vscode.window.showInformationMessage(message);
   return { summary: summary.text, cost: costText, statuses: summary.statuses, results, cancelled: outcomes.length < total, document: uri.toString() };
 }

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { AssertionResult } from '../../../src/engine/assertions/evaluateAssertion';
 import { failedAssertionDiagnostics, lineAfterEdit } from '../../../src/engine/assertions/resultDiagnostics';
-import { assertionCountCell, assertionSectionLines } from '../../../src/views/assertionSection';
+import { assertionCountCell, assertionSectionLines, assertionTotals } from '../../../src/views/assertionSection';
 
 const passed: AssertionResult = { line: 2, text: '?? status == 200', passed: true, actual: '200', expected: '200', message: 'status == 200' };
 const failed: AssertionResult = { line: 3, text: '?? body $.name == Bianchi', passed: false, actual: 'Rossi', expected: 'Bianchi', message: 'body $.name == Bianchi failed: found Rossi' };
@@ -26,6 +26,11 @@ describe('assertion results in the editor', () => {
     assert.equal(assertionCountCell([passed, passed]), '2 passed');
     assert.equal(assertionCountCell([passed, failed]), '1 passed, 1 failed');
     assert.equal(assertionCountCell(undefined), '');
+  });
+
+  it('a run counts them all, or says nothing when none was checked', () => {
+    assert.deepEqual(assertionTotals([[passed, failed], undefined, [exists]]), { text: 'Assertions: 1 passed, 2 failed', failed: 2 });
+    assert.equal(assertionTotals([undefined, []]), undefined);
   });
 
   it('a failed one is a problem over its text, with expected and actual; a passed one, or a line edited since, is none', () => {

@@ -38,6 +38,13 @@ function failures(uri: vscode.Uri): vscode.Diagnostic[] {
   return vscode.languages.getDiagnostics(uri).filter((diagnostic) => diagnostic.source === 'Tenant API tests');
 }
 
+/** Puts the file back as it is on disk (the editor first: Revert works on the active one). */
+async function revert(editor: vscode.TextEditor): Promise<void> {
+  await vscode.window.showTextDocument(editor.document, { viewColumn: vscode.ViewColumn.One, preview: false });
+  await vscode.commands.executeCommand('workbench.action.files.revert');
+  assert.equal(editor.document.isDirty, false);
+}
+
 async function responseText(prefix: string, changedFrom?: string): Promise<string> {
   return waitFor(
     () => {
@@ -99,7 +106,7 @@ describe('Assertions in request files', function () {
     const hover = hovers.flatMap((found) => found.contents.map((content) => (content as vscode.MarkdownString).value)).join('\n').replace(/&nbsp;/g, ' ').replace(/\\(?=[^\w\s])/g, '');
     assert.match(hover, /is present \(any value, 0 and false included\)/, hover);
     assert.match(hover, /Differs from httpYac/, hover);
-    await vscode.commands.executeCommand('workbench.action.files.revert');
+    await revert(editor);
   });
 
   it('a malformed assertion shows a diagnostic on the part that is wrong', async () => {
@@ -143,7 +150,7 @@ describe('Assertions in request files', function () {
     const again = await responseText('GET failsOnPurpose', text);
     assert.match(again, /^\/\/ Assertions: 2 passed, 0 failed$/m);
     assert.deepEqual(failures(editor.document.uri), []);
-    await vscode.commands.executeCommand('workbench.action.files.revert');
+    await revert(editor);
   });
 
   it('sending a request again clears the problems its last send left', async () => {
@@ -160,7 +167,7 @@ describe('Assertions in request files', function () {
     const second = await responseText('GET pageSize', first);
     assert.match(second, /^\/\/ Assertions: 1 passed, 0 failed$/m);
     await waitFor(() => (failures(editor.document.uri).length === 0 ? true : undefined), { what: 'no problem after the passing send' });
-    await vscode.commands.executeCommand('workbench.action.files.revert');
+    await revert(editor);
   });
 
   it('a > {% %} handler is shown as ignored and never sent as the body', async () => {
@@ -184,5 +191,25 @@ describe('Assertions in request files', function () {
     assert.equal(sent[0].body, '{"a": 1}', 'the body without the handler');
     assert.match(text, /^\/\/ Request body: 8 B$/m);
     assert.match(text, /^\/\/ Assertions: 1 passed, 0 failed$/m, 'the answer an error carried is checked too');
+  });
+
+  it('Send All of tests.http counts each request\'s assertions in the table and says the total', async () => {
+    await vscode.commands.executeCommand('notifications.clearAll');
+    // A fresh copy: the tests above edited tests.http.
+    const file = path.join(folder, 'all', 'tests.http');
+    fs.mkdirSync(path.dirname(file));
+    fs.copyFileSync(path.join(repoRoot, 'test', 'sandbox', 'requests', 'tests.http'), file);
+    const editor = await openFile(file);
+    await clickLens(editor, lineOf(editor, 'GET /v10/user-tenants'), 'Send every request of this file in order with Tenant API Workbench');
+    const tab = await waitFor(() => tabsLabelled('Send All tests.http')[0], { timeoutMs: 60_000, what: 'the summary tab' });
+    const uri = (tab.input as vscode.TabInputText).uri.toString();
+    const summary = await waitFor(() => vscode.workspace.textDocuments.find((document) => document.uri.toString() === uri)?.getText(), { what: 'the summary' });
+    const lines = summary.split('\n');
+    assert.ok(lines.some((line) => /^5 requests: .*\. Assertions: 18 passed, 1 failed$/.test(line)), summary);
+    assert.match(lines.find((line) => line.includes('Status')) ?? '', /^\| +Status \| +Time \| +Size \| Assertions +\| Request \|$/);
+    assert.match(lines.find((line) => line.includes('GET failsOnPurpose')) ?? '', /^\| +200 \| .* \| 1 passed, 1 failed +\| GET failsOnPurpose/);
+    assert.match(lines.find((line) => line.includes('GET tenants')) ?? '', /^\| +200 \| .* \| 6 passed +\| GET tenants/);
+    const failing = lineOf(editor, '?? body $.dimensionePagina == 2', lineOf(editor, 'GET /api/configurazioni?dimensionePagina=1'));
+    await waitFor(() => (failures(editor.document.uri).map((item) => item.range.start.line).join() === String(failing) ? true : undefined), { what: 'the one failed assertion as a problem' });
   });
 });
