@@ -1,7 +1,8 @@
 /** What may be typed at a position of a request file: the VS Code layer offers the matching items. */
+import { assertionSpot, type AssertionSpotKind } from './assertions/assertionEditing';
 import { requestAtLine, type ParsedFile } from './parser';
 
-export type CompletionKind = 'method' | 'path' | 'header' | 'tenant' | 'variable' | 'none';
+export type CompletionKind = 'method' | 'path' | 'header' | 'tenant' | 'variable' | AssertionSpotKind;
 
 export interface CompletionSpot {
   kind: CompletionKind;
@@ -19,6 +20,8 @@ export function completionSpot(file: ParsedFile, lineText: string, line: number,
   const before = lineText.slice(0, character);
   const variable = /\{\{\s*([^{}\s]*)$/.exec(before);
   if (variable) return { kind: 'variable', prefix: variable[1] };
+  const assertion = assertionSpot(before);
+  if (assertion) return assertion;
   const tenant = /^\s*(?:#|\/\/)\s*@tenant\s+(.*)$/.exec(before) ?? /^\s*@tenant\s*=\s*(.*)$/.exec(before);
   if (tenant) return { kind: 'tenant', prefix: tenant[1] };
   if (/^\s*(#|\/\/|@)/.test(before)) return { kind: 'none', prefix: '' };

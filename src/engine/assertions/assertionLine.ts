@@ -31,7 +31,7 @@ export interface AssertionProblem {
 
 export type AssertionLine = { ok: true; assertion: Assertion } | { ok: false; problem: AssertionProblem };
 
-interface Word {
+export interface Word {
   text: string;
   start: number;
   end: number;
@@ -43,7 +43,7 @@ export function isAssertionLine(text: string): boolean {
   return ASSERTION_START.test(text);
 }
 
-function wordsOf(text: string, from: number): Word[] {
+export function wordsOf(text: string, from: number): Word[] {
   return [...text.slice(from).matchAll(/\S+/g)].map((match) => {
     const start = from + (match.index ?? 0);
     return { text: match[0], start, end: start + match[0].length };
@@ -51,7 +51,7 @@ function wordsOf(text: string, from: number): Word[] {
 }
 
 /** The operator's first word index and how many words it spans (`not equals` is two). */
-function operatorAt(words: readonly Word[], from: number): { index: number; span: number; operator: AssertionOperator } | undefined {
+export function operatorAt(words: readonly Word[], from: number): { index: number; span: number; operator: AssertionOperator } | undefined {
   for (let index = from; index < words.length; index += 1) {
     const pair = index + 1 < words.length ? findOperator(`${words[index].text} ${words[index + 1].text}`) : undefined;
     if (pair) return { index, span: 2, operator: pair };

@@ -18,6 +18,8 @@ export interface AssertionOperator {
   converts: boolean;
   /** One line for hover and completion. */
   describe: () => string;
+  /** Where httpYac's rule differs (hover and completion say it; the README lists them). */
+  differs?: () => string;
   test: (actual: unknown, expected: unknown) => boolean;
 }
 
@@ -60,19 +62,22 @@ function digest(algorithm: string) {
     createHash(algorithm).update(asText(actual)).digest('base64') === asText(expected);
 }
 
+const KEY_ORDER = () => l10n.t('httpYac compares objects and lists by their JSON text, so key order counts there; here it does not.');
+const ZERO = () => l10n.t("httpYac's comparison is false whenever either side is 0; here the two numbers are compared.");
+
 export const OPERATORS: readonly AssertionOperator[] = [
-  { name: '==', ids: ['==', '===', 'equals'], takesExpected: true, converts: true, describe: () => l10n.t('equals the expected value'), test: equals },
-  { name: '!=', ids: ['!=', '!==', 'not equals'], takesExpected: true, converts: true, describe: () => l10n.t('differs from the expected value'), test: (a, e) => !equals(a, e) },
-  { name: '>=', ids: ['>='], takesExpected: true, converts: true, describe: () => l10n.t('is a number greater than or equal to the expected one'), test: compare((a, b) => a >= b) },
-  { name: '<=', ids: ['<='], takesExpected: true, converts: true, describe: () => l10n.t('is a number less than or equal to the expected one'), test: compare((a, b) => a <= b) },
-  { name: '>', ids: ['>'], takesExpected: true, converts: true, describe: () => l10n.t('is a number greater than the expected one'), test: compare((a, b) => a > b) },
-  { name: '<', ids: ['<'], takesExpected: true, converts: true, describe: () => l10n.t('is a number less than the expected one'), test: compare((a, b) => a < b) },
+  { name: '==', ids: ['==', '===', 'equals'], takesExpected: true, converts: true, describe: () => l10n.t('equals the expected value'), differs: KEY_ORDER, test: equals },
+  { name: '!=', ids: ['!=', '!==', 'not equals'], takesExpected: true, converts: true, describe: () => l10n.t('differs from the expected value'), differs: KEY_ORDER, test: (a, e) => !equals(a, e) },
+  { name: '>=', ids: ['>='], takesExpected: true, converts: true, describe: () => l10n.t('is a number greater than or equal to the expected one'), differs: ZERO, test: compare((a, b) => a >= b) },
+  { name: '<=', ids: ['<='], takesExpected: true, converts: true, describe: () => l10n.t('is a number less than or equal to the expected one'), differs: ZERO, test: compare((a, b) => a <= b) },
+  { name: '>', ids: ['>'], takesExpected: true, converts: true, describe: () => l10n.t('is a number greater than the expected one'), differs: ZERO, test: compare((a, b) => a > b) },
+  { name: '<', ids: ['<'], takesExpected: true, converts: true, describe: () => l10n.t('is a number less than the expected one'), differs: ZERO, test: compare((a, b) => a < b) },
   { name: 'startsWith', ids: ['startsWith'], takesExpected: true, converts: false, describe: () => l10n.t('starts with the expected text'), test: (a, e) => asText(a).startsWith(asText(e)) },
   { name: 'endsWith', ids: ['endsWith'], takesExpected: true, converts: false, describe: () => l10n.t('ends with the expected text'), test: (a, e) => asText(a).endsWith(asText(e)) },
   { name: 'includes', ids: ['includes', 'contains'], takesExpected: true, converts: false, describe: () => l10n.t('contains the expected text (or, for a list, the expected item)'), test: includes },
   { name: 'matches', ids: ['matches'], takesExpected: true, converts: false, describe: () => l10n.t('matches the expected regular expression'), test: (a, e) => new RegExp(asText(e), 'u').test(asText(a)) },
   // httpYac's `exists` is true only for a truthy value (a count of 0 "does not exist"); ours is true for any value found.
-  { name: 'exists', ids: ['exists'], takesExpected: false, converts: false, describe: () => l10n.t('is present (any value, 0 and false included)'), test: (a) => a !== undefined },
+  { name: 'exists', ids: ['exists'], takesExpected: false, converts: false, describe: () => l10n.t('is present (any value, 0 and false included)'), differs: () => l10n.t('httpYac counts 0, false and an empty text as missing; here any value found exists.'), test: (a) => a !== undefined },
   { name: 'isTrue', ids: ['isTrue'], takesExpected: false, converts: false, describe: () => l10n.t('is truthy'), test: (a) => Boolean(a) },
   { name: 'isFalse', ids: ['isFalse'], takesExpected: false, converts: false, describe: () => l10n.t('is falsy or missing'), test: (a) => !a },
   { name: 'isNumber', ids: ['isNumber'], takesExpected: false, converts: false, describe: () => l10n.t('is a number'), test: (a) => typeof a === 'number' },

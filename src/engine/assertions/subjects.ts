@@ -27,6 +27,8 @@ export interface AssertionSubject {
   /** Whether a name or path follows the subject (`header content-type`, `body $.items`). */
   argument: 'none' | 'required' | 'optional';
   describe: () => string;
+  /** Where httpYac's rule differs (hover and completion say it; the README lists them). */
+  differs?: () => string;
   /** A problem with the argument, found while parsing (so the editor shows it before any send). */
   checkArgument?: (argument: string) => string | undefined;
   read: (response: AssertedResponse, argument: string | undefined) => SubjectValue;
@@ -60,6 +62,7 @@ export const SUBJECTS: readonly AssertionSubject[] = [
     name: 'body',
     argument: 'optional',
     describe: () => l10n.t('the body (parsed when JSON), or a value in it by JSONPath ($.items[0].id)'),
+    differs: () => l10n.t('httpYac passes the path to JSONPath as written; here a path without $ reads as $.path (items[0].id is $.items[0].id).'),
     checkArgument: (path) => {
       const parsed = parseJsonPath(bodyPath(path));
       return parsed.ok ? undefined : parsed.reason;

@@ -19,6 +19,9 @@ import { sendAllTable } from './sendAllTable';
 import { confirmRunCost, fileRunCost, type RunCostDeps } from './runCostPrompt';
 import { describeRunCost } from '../../api/runCost';
 import { readConfirmRunPercent } from '../../settings/editorSettings';
+import type { AssertionResult } from '../../engine/assertions/evaluateAssertion';
+import { assertionSectionLines, assertionTotals } from '../../views/assertionSection';
+import type { AssertionFailures } from './assertionFailures';
 
 /** What the commands return (for scripts and the in-editor tests). */
 export interface SendResult {
@@ -31,6 +34,8 @@ export interface SendResult {
   document?: string;
   timeMs?: number;
   sizeBytes?: number;
+  /** The request's assertions as checked (none when it has none or no answer came). */
+  assertions?: AssertionResult[];
 }
 
 export interface SendAllResult {
@@ -55,6 +60,8 @@ export interface CommandDeps {
   baseUrl(): string;
   /** What a Send All costs, said (and asked about above the setting's share) before it starts. */
   cost?: RunCostDeps;
+  /** Failed assertions as problems at their lines, until the request is sent again. */
+  failures?: Pick<AssertionFailures, 'update'>;
 }
 
 /** The document and request a command is about: its arguments (from a CodeLens), else the editor's cursor. */
@@ -165,6 +172,8 @@ async function show(document: vscode.TextDocument, outcome: RunOutcome, deps: Co
   const warnings = outcome.sent?.warnings ?? [];
   const response = outcome.sent?.response ?? outcome.error?.response;
   const result: SendResult = { label: outcome.label, status: response?.status, warnings, error: outcome.error && { kind: outcome.error.kind, message: outcome.error.message } };
+  result.assertions = outcome.assertions;
+  deps.failures?.update(document, outcome.request, outcome.assertions);
   if (options.notify) {
     for (const warning of warnings) void vscode.window.showWarningMessage(warning);
   }
@@ -181,6 +190,7 @@ async function show(document: vscode.TextDocument, outcome: RunOutcome, deps: Co
     secrets: outcome.prepared?.secrets ?? [],
     locale: vscode.env.language,
   });
+  context.push(...assertionSectionLines(outcome.assertions));
   const shown = maskResponse({ ...response, warnings: [...new Set([...(outcome.error ? [outcome.error.message] : []), ...warnings, ...response.warnings])] }, outcome.prepared?.secrets ?? []);
   const tab = {
     title: result.title,
@@ -236,7 +246,9 @@ async function sendAll(document: vscode.TextDocument, deps: CommandDeps): Promis
   const summary = summarize(outcomes, total);
   const results: SendResult[] = [];
   for (const outcome of outcomes) results.push(await show(document, outcome, deps, { notify: false, reveal: false }));
-  const table = sendAllTable(vscode.l10n.t('Send All: {0}', vscode.workspace.asRelativePath(document.uri)), summary.text, results, vscode.env.language);
+  const checked = assertionTotals(results.map((result) => result.assertions));
+  const said = checked ? `${summary.text}. ${checked.text}` : summary.text;
+  const table = sendAllTable(vscode.l10n.t('Send All: {0}', vscode.workspace.asRelativePath(document.uri)), said, results, vscode.env.language);
   const uri = await deps.tabs.showText({
     title: `${vscode.l10n.t('Send All')} ${basename(document.uri)}`,
     tabKey: `${document.uri.toString()}#sendAll`,
@@ -245,8 +257,9 @@ async function sendAll(document: vscode.TextDocument, deps: CommandDeps): Promis
     links: table.links.map((link) => ({ ...link, target: openResponseLink(link.document), tooltip: vscode.l10n.t('Open this response') })),
     preserveFocus: true,
   });
-  const message = vscode.l10n.t('Send All finished: {0}', summary.text);
-  if (summary.failed > 0 || Object.keys(summary.statuses).some((status) => Number(status) >= 400)) void vscode.window.showWarningMessage(message);
+  const message = vscode.l10n.t('Send All finished: {0}', said);
+  const failedSome = summary.failed > 0 || (checked?.failed ?? 0) > 0 || Object.keys(summary.statuses).some((status) => Number(status) >= 400);
+  if (failedSome) void vscode.window.showWarningMessage(message);
   else void vscode.window.showInformationMessage(message);
   return { summary: summary.text, cost: costText, statuses: summary.statuses, results, cancelled: outcomes.length < total, document: uri.toString() };
 }

@@ -9,6 +9,7 @@ import { labelOf, type RequestFileRunner } from '../../engine/runner';
 import { systemVariableHelp } from '../../engine/systemVariables';
 import { classifyReference, looksSecret, lookupReference, referencesInLine } from '../../engine/variables';
 import { COMMAND, INTERNAL_COMMAND, type CommandHandlers } from '../../common/commandIds';
+import { assertionCompletions, assertionHover } from './assertionFeatures';
 import { isRequestDocument, REQUEST_SELECTOR, type ParsedDocuments } from './documents';
 import { quickFixCommands, registerQuickFixes, type QuickFixDeps } from './quickFixActions';
 
@@ -118,6 +119,8 @@ function completions(deps: LanguageDeps): vscode.CompletionItemProvider {
         if (insert) created.insertText = insert;
         return created;
       };
+      const assertionItems = assertionCompletions(spot.kind, range);
+      if (assertionItems) return assertionItems;
       switch (spot.kind) {
         case 'method':
           return HTTP_METHODS.map((method) => item(method, vscode.CompletionItemKind.Keyword, undefined, `${method} `));
@@ -159,6 +162,8 @@ function hovers(deps: LanguageDeps): vscode.HoverProvider {
   return {
     provideHover(document, position) {
       const line = document.lineAt(position.line).text;
+      const assertion = assertionHover(line, position);
+      if (assertion) return assertion;
       const found = referencesInLine(line).find((reference) => position.character >= reference.start && position.character <= reference.end);
       if (!found) return undefined;
       const file = deps.parsed.get(document);

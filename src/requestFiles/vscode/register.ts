@@ -9,6 +9,7 @@ import type { CommandHandlers } from '../../common/commandIds';
 import type { ResponseDocuments } from '../../views/responseDocuments';
 import { requestFileCommands } from './commands';
 import { isRequestDocument, ParsedDocuments } from './documents';
+import { AssertionFailures } from './assertionFailures';
 import { registerLanguageFeatures } from './languageFeatures';
 import { runInTerminalCommands } from './runInTerminal';
 import { saveToFileCommands } from './saveToFile';
@@ -60,6 +61,7 @@ export function registerRequestFiles(context: vscode.ExtensionContext, deps: Req
     system: (lookup) => defaultSystemContext(lookup),
   });
   const parsed = new ParsedDocuments();
+  const failures = new AssertionFailures();
   const features = registerLanguageFeatures({
     api: deps.api,
     runner,
@@ -71,6 +73,7 @@ export function registerRequestFiles(context: vscode.ExtensionContext, deps: Req
   });
   context.subscriptions.push(
     ...features.disposables,
+    failures,
     vscode.workspace.onDidOpenTextDocument((document) => {
       if (isRequestDocument(document) && tenants.known() === undefined) loadTenants(features.refresh);
     }),
@@ -89,6 +92,7 @@ export function registerRequestFiles(context: vscode.ExtensionContext, deps: Req
       tabs: deps.tabs,
       history: { add: async (entry) => deps.history?.().add(entry) },
       baseUrl: () => deps.settings().baseUrl,
+      failures,
       // Read at each use: the active environment's parts (its quota readings) are rebuilt when its settings change.
       cost: { quota: { reading: (organization) => deps.api.quota.reading(organization) }, routeFor: (path) => deps.api.routeFor(path), licenceOrganization: deps.licenceOrganization },
     }),

@@ -12,6 +12,7 @@ import { startSandbox, type Sandbox } from '../../sandbox';
 import { clientFor, type Harness } from '../api/harness';
 
 const EXAMPLE = path.resolve(__dirname, '../../sandbox/requests/example.http');
+const TESTS = path.resolve(__dirname, '../../sandbox/requests/tests.http');
 
 describe('the request engine in plain Node, against the sandbox', function () {
   this.timeout(30_000);
@@ -62,6 +63,25 @@ describe('the request engine in plain Node, against the sandbox', function () {
     assert.ok(ditte.timeMs > 0 && ditte.sizeBytes > 0);
     assert.equal(ditte.usage?.organization, 'Rossi Costruzioni', 'the usage reading of the answer');
     assert.ok(ditte.json && typeof ditte.json === 'object');
+    const failed = outcomes.flatMap((outcome) => outcome.assertions ?? []).filter((result) => !result.passed);
+    assert.deepEqual(failed, [], 'the example file\'s assertions pass');
+    assert.equal(outcomes[0].assertions?.length, 2);
+  });
+
+  it('runs tests.http: every assertion passes but the one of failsOnPurpose, which says expected and actual', async () => {
+    const document = requestDocument(TESTS, fs.readFileSync(TESTS, 'utf8'), path.dirname(TESTS));
+    const outcomes = await engine().sendAll(document);
+    const counts = outcomes.map((outcome) => [outcome.label, (outcome.assertions ?? []).filter((result) => result.passed).length, (outcome.assertions ?? []).filter((result) => !result.passed).length]);
+    assert.deepEqual(counts, [
+      ['tenants', 6, 0],
+      ['ditte', 6, 0],
+      ['ultimaPagina', 3, 0],
+      ['senzaTenant', 2, 0],
+      ['failsOnPurpose', 1, 1],
+    ]);
+    const [failure] = outcomes[4].assertions!.filter((result) => !result.passed);
+    assert.deepEqual([failure.text, failure.expected, failure.actual], ['?? body $.dimensionePagina == 2', '2', '1']);
+    assert.equal(outcomes[2].assertions![1].expected, String(Math.ceil(40000 / 2)), 'the chained expected value, read from ditte');
   });
 
   it('gives a failure as one of the client\'s kinds: no tenant named or active', async () => {

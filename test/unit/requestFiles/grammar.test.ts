@@ -49,8 +49,30 @@ describe('requestFiles/grammar', () => {
     ['Content-Type: application/json', 'header'],
     ['< ./body.json', 'bodyFile'],
     ['{ "a": 1 }', 'jsonBody'],
+    ['?? status == 200', 'assertion'],
+    ['  ?? header content-type includes json', 'assertion'],
+    ['?? body $.items[0].id exists', 'assertion'],
+    ['?? status', 'assertionMarker'],
+    ['{{', 'scriptBlock'],
+    ['{{@response', 'scriptBlock'],
+    ['> {%', 'scriptHandler'],
+    ['< {% request.variables.set("a", 1) %}', 'scriptHandler'],
+    ['> ./handler.js', 'scriptHandlerFile'],
   ];
   for (const [line, rule] of table) {
     it(`${line} -> ${rule}`, () => assert.equal(ruleFor(line), rule));
   }
+
+  it('splits an assertion line at its first operator word, as the parser does', () => {
+    const match = regex(grammar.repository.assertion.match!).exec('?? body $.formula == a > b');
+    assert.deepEqual(match?.slice(1), ['??', 'body', '$.formula', '==', 'a > b']);
+    const bare = regex(grammar.repository.assertion.match!).exec('?? status exists');
+    assert.deepEqual(bare?.slice(1), ['??', 'status', undefined, 'exists', '']);
+  });
+
+  it('highlights assertions and handlers after a JSON body too, not as JSON', () => {
+    const inBody = (grammar.repository.jsonBody as { patterns: Array<{ include: string }> }).patterns.map((pattern) => pattern.include);
+    assert.ok(inBody.indexOf('#assertion') < inBody.indexOf('source.json'));
+    assert.ok(inBody.indexOf('#scriptHandler') < inBody.indexOf('source.json'));
+  });
 });

@@ -32,6 +32,24 @@ describe('the Send All summary table', () => {
   });
 });
 
+describe('the Send All summary table with assertions', () => {
+  const result = (passed: boolean) => ({ line: 3, text: '?? status == 200', passed, actual: passed ? '200' : '404', expected: '200', message: '' });
+  const rows = [
+    { label: 'ok', status: 200, timeMs: 5, sizeBytes: 10, assertions: [result(true), result(true)] },
+    { label: 'bad', status: 404, timeMs: 5, sizeBytes: 10, assertions: [result(true), result(false)] },
+    { label: 'none', status: 200, timeMs: 5, sizeBytes: 10 },
+  ];
+
+  it('counts each request\'s passed and failed assertions in a column of their own', () => {
+    const lines = sendAllTable('h', 's', rows, 'en').text.split('\n');
+    assert.equal(lines[4], '| Status | Time | Size | Assertions         | Request |');
+    assert.equal(lines[5], '| -----: | ---: | ---: | ------------------ | --- |');
+    assert.equal(lines[6], '|    200 | 5 ms | 10 B | 2 passed           | ok |');
+    assert.equal(lines[7], '|    404 | 5 ms | 10 B | 1 passed, 1 failed | bad |');
+    assert.equal(lines[8], '|    200 | 5 ms | 10 B |                    | none |');
+  });
+});
+
 describe('a request file\'s send in the request history', () => {
   const outcome = (overrides: Record<string, unknown> = {}) =>
     ({

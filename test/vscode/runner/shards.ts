@@ -16,6 +16,7 @@ export const fileSeconds: Readonly<Record<string, number>> = {
   'ui.test.js': 34,
   'auth.test.js': 31,
   'requestFiles.test.js': 26,
+  'assertions.test.js': 23,
   'firstUseDetails.test.js': 22,
   'environments.test.js': 21,
   'licenceKeyHolder.test.js': 17,
