@@ -70,6 +70,14 @@ function callsOf(outcome: RunOutcome): number {
   return own + outcome.dependencies.reduce((sum, dependency) => sum + callsOf(dependency), 0);
 }
 
+/** The URL as sent (variables filled, secret values masked), else as written. */
+function sentUrl(outcome: RunOutcome): string {
+  const prepared = outcome.prepared;
+  if (!prepared) return outcome.request.url;
+  const url = prepared.target.kind === 'path' ? prepared.target.path : prepared.target.url.href;
+  return prepared.secrets.reduce((text, secret) => (secret ? text.split(secret).join('***') : text), url);
+}
+
 export function requestReport(outcome: RunOutcome, startedAt: number, timeMs: number): RequestReport {
   const verdict = verdictOf(outcome);
   const status = outcome.sent?.response.status ?? outcome.error?.response?.status;
@@ -79,7 +87,7 @@ export function requestReport(outcome: RunOutcome, startedAt: number, timeMs: nu
     name: outcome.label,
     line: outcome.request.requestLine + 1,
     method: outcome.request.method,
-    url: redact(outcome.request.url),
+    url: redact(sentUrl(outcome)),
     ...(status === undefined ? {} : { status }),
     timeMs: Math.round(outcome.sent?.response.timeMs ?? timeMs),
     startedAt,

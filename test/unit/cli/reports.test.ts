@@ -63,6 +63,12 @@ const run: RunReport = {
 };
 
 describe('tenant-api reports', () => {
+  it('names a request by the URL it sent (variables filled, secret values masked), else as written', () => {
+    const sent = { ...outcome(200), prepared: { target: { kind: 'path', path: '/api/x?page=3&key=s3cr3t' }, secrets: ['s3cr3t'] } } as unknown as RunOutcome;
+    assert.equal(requestReport(sent, 0, 1).url, '/api/x?page=3&key=***');
+    assert.equal(requestReport(outcome(undefined, undefined, 'no answer'), 0, 1).url, '/api/x');
+  });
+
   it('judges a request by its assertions when it has some, else by its answer', () => {
     assert.equal(verdictOf(outcome(200)), 'passed');
     assert.equal(verdictOf(outcome(404, undefined, 'The server answered 404')), 'requestFailed');
