@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { createApplicationScheduler, createTenantApi, QuotaTracker } from './api';
-import type { ApplicationScheduler } from './api';
+import type { ApplicationScheduler, SharedLedgerFactory } from './api';
 import { recordingOrganizations, TenantDirectory } from './api/tenantDirectory';
 import { tenantResolver } from './api/tenantResolver';
 import { registerAuthentication } from './auth/vscode/register';
@@ -57,12 +57,7 @@ export async function activate(context: vscode.ExtensionContext) {
   const windows = windowCoordination(logger);
   // One quota tracker per application: its organizations' readings, from this window and the others.
   const quotas = new KeyedPool(() => new QuotaTracker());
-  // With tenantApi.ledger.url (issue 24), the limits are shared through Redis with other machines too.
-  const ledgerUrl = readLedgerUrl();
-  const sharedLedger = (key: string) =>
-    ledgerUrl
-      ? redisLedgerFactory(ledgerUrl, () => applicationOf(key), windows.sharedLedger(() => applicationOf(key)), (message) => void vscode.window.showWarningMessage(message))
-      : windows.sharedLedger(() => applicationOf(key));
+  const sharedLedger = applicationLedgers(windows, readLedgerUrl());
   const schedulers = new KeyedPool((key) => createApplicationScheduler(globalSettings, logger, { ledger: sharedLedger(key), quota: quotas.get(key) }));
   context.subscriptions.push(schedulers, quotas);
 
@@ -118,6 +113,14 @@ export async function activate(context: vscode.ExtensionContext) {
     watches: watchTestHooks(watches, watchStatusBar),
     activationMs: performance.now() - started,
   }));
+}
+
+/** Each application's ledger: with tenantApi.ledger.url (issue 24) in Redis, shared with other machines too; else this machine's windows'. */
+function applicationLedgers(windows: WindowCoordination, ledgerUrl: string | undefined): (key: string) => SharedLedgerFactory {
+  return (key) => {
+    const local = windows.sharedLedger(() => applicationOf(key));
+    return ledgerUrl ? redisLedgerFactory(ledgerUrl, () => applicationOf(key), local, (message) => void vscode.window.showWarningMessage(message)) : local;
+  };
 }
 
 /**

@@ -10,6 +10,7 @@ import { TokenClient } from '../auth/tokenClient';
 import type { Clock } from '../common/clock';
 import * as l10n from '../common/l10n';
 import type { Logger } from '../common/logger';
+import { redactValue } from '../common/redact';
 import type { AccessTokenSource } from '../common/sessions';
 import { defaultSystemContext } from '../engine/systemVariables';
 import { parseSecretLines, readCredentials, type Credentials } from './credentials';
@@ -22,6 +23,8 @@ import { junitXml } from './junitReport';
 import { UsageError, usageText, type Arguments } from './options';
 import type { Output } from './output';
 import { createPlatform, type Platform } from './platform';
+import { LedgerError } from '../coordination/redis/ledgerErrors';
+import { ledgerFromEnvironment, ledgerFromUrl, type LedgerEndpoint } from '../coordination/redis/ledgerUrl';
 import { progressReporter } from './progress';
 import { startRefusal } from './quotaGuard';
 import { exitReasons, type RunReport } from './report';
@@ -48,6 +51,8 @@ interface Prepared {
   settings: WorkspaceSettings;
   credentials: Credentials;
   logger: Logger;
+  /** --ledger, else TENANT_API_LEDGER: the Redis ledger shared across machines. */
+  ledger?: LedgerEndpoint;
 }
 
 async function prepare(args: Arguments, deps: CliDeps): Promise<Prepared> {
@@ -57,7 +62,13 @@ async function prepare(args: Arguments, deps: CliDeps): Promise<Prepared> {
   const logger = deps.logger(args.verbosity === 'verbose');
   for (const problem of settings.problems) deps.output.err(l10n.t('Settings: {0}', problem));
   if (!settings.api.baseUrl) throw new UsageError(l10n.t('No base URL: set tenantApi.baseUrl (or the environment\'s baseUrl) in {0}.', settings.file ?? '.vscode/settings.json'));
-  return { args, settings, credentials, logger };
+  const ledger = args.ledger ? ledgerFromUrl(args.ledger, 'flag', deps.env) : ledgerFromEnvironment(deps.env);
+  return { args, settings, credentials, logger, ledger };
+}
+
+/** The ledger's warnings (Redis lost, the local fallback) always reach stderr: they change how the run is limited. */
+function ledgerLogger(logger: Logger, output: Output): Logger {
+  return { ...logger, warn: (message, ...args) => output.err(`${l10n.t('Rate-limit ledger:')} ${[message, ...args].map(redactValue).join(' ')}`) };
 }
 
 function tokenClient(prepared: Prepared, deps: CliDeps): TokenClient {
@@ -95,6 +106,7 @@ async function platformFor(prepared: Prepared, tokens: AccessTokenSource, deps: 
       sent.first ??= deps.uptime();
       return deps.fetch(input, init);
     },
+    ...(prepared.ledger ? { redis: { endpoint: prepared.ledger, fallback: args.ledgerFallback, logger: ledgerLogger(logger, deps.output) } } : {}),
   });
 }
 
@@ -188,6 +200,10 @@ function failure(error: unknown, deps: CliDeps): number {
   if (error instanceof SignInFailedError) {
     deps.output.err(error.message);
     return exitCode('signIn');
+  }
+  if (error instanceof LedgerError) {
+    deps.output.err(error.message);
+    return exitCode(error.kind === 'unreachable' ? 'ledger' : 'usage');
   }
   throw error;
 }

@@ -5,10 +5,11 @@ import * as l10n from '../common/l10n';
  * When several apply, the first in this table wins: a run that could not start says why before a
  * run that ran and failed.
  */
-export type ExitReason = 'usage' | 'signIn' | 'quotaGuard' | 'requestFailed' | 'assertionFailed' | 'passed';
+export type ExitReason = 'usage' | 'ledger' | 'signIn' | 'quotaGuard' | 'requestFailed' | 'assertionFailed' | 'passed';
 
 export const EXIT_CODES: ReadonlyArray<{ reason: ExitReason; code: number; meaning: () => string }> = [
   { reason: 'usage', code: 2, meaning: () => l10n.t('bad usage (unknown option, missing value, no file), a file that does not exist or does not parse, an unknown environment') },
+  { reason: 'ledger', code: 6, meaning: () => l10n.t('the shared rate-limit ledger in Redis (--ledger, TENANT_API_LEDGER) cannot be reached at start (with --ledger-fallback local the run goes on with the local ledger instead)') },
   { reason: 'signIn', code: 4, meaning: () => l10n.t('sign-in failed (wrong or missing client secret or password, authorization server unreachable)') },
   { reason: 'quotaGuard', code: 5, meaning: () => l10n.t('stopped by the quota guard (--keep-quota, --max-calls) or by the weekly limit') },
   { reason: 'requestFailed', code: 3, meaning: () => l10n.t('a request without assertions failed (network error, 4xx or 5xx), or was not sent') },

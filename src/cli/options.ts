@@ -31,7 +31,13 @@ export interface Arguments {
   secretStdin: boolean;
   /** The folder whose `.vscode/settings.json` is read (default: the nearest one up from the current folder). */
   workspace?: string;
+  /** The shared ledger in Redis (redis:// or rediss://, no password: TENANT_API_LEDGER_PASSWORD holds it). */
+  ledger?: string;
+  ledgerFallback: LedgerFallbackChoice;
 }
+
+export type LedgerFallbackChoice = 'fail' | 'local';
+const LEDGER_FALLBACKS: readonly LedgerFallbackChoice[] = ['fail', 'local'];
 
 export class UsageError extends Error {}
 
@@ -70,6 +76,8 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: '--verbose', commands: BOTH, help: () => l10n.t("print every assertion and the client's log (secrets masked)"), apply: (a) => (a.verbosity = 'verbose') },
   { name: '--grant', value: GRANTS.join('|'), commands: BOTH, help: () => l10n.t('how to sign in (default: password when TENANT_API_USERNAME is set, else client_credentials)'), apply: (a, v) => (a.grant = grantOf(v)) },
   { name: '--secret-stdin', commands: BOTH, help: () => l10n.t('read NAME=VALUE lines of the TENANT_API_* secrets from standard input'), apply: (a) => (a.secretStdin = true) },
+  { name: '--ledger', value: 'redis://HOST:PORT/DB', commands: RUN, help: () => l10n.t('share the application\'s rate limits with runners on other machines through this Redis (default: TENANT_API_LEDGER, else this machine\'s ledger); its password from TENANT_API_LEDGER_PASSWORD'), apply: (a, v) => (a.ledger = v) },
+  { name: '--ledger-fallback', value: LEDGER_FALLBACKS.join('|'), commands: RUN, help: () => l10n.t('when Redis cannot be reached at start: fail (exit 6, the default) or go on with this machine\'s ledger'), apply: (a, v) => (a.ledgerFallback = ledgerFallbackOf(v)) },
   { name: '--workspace', value: 'FOLDER', commands: BOTH, help: () => l10n.t('the folder whose .vscode/settings.json is read'), apply: (a, v) => (a.workspace = v) },
 ];
 
@@ -77,6 +85,11 @@ function reporterOf(value: string): Reporter {
   const match = /^(junit|json)=(.+)$/.exec(value);
   if (!match) throw new UsageError(l10n.t('--reporter takes junit=PATH or json=PATH, got "{0}".', value));
   return { kind: match[1] as Reporter['kind'], path: match[2] };
+}
+
+function ledgerFallbackOf(value: string): LedgerFallbackChoice {
+  if (!(LEDGER_FALLBACKS as readonly string[]).includes(value)) throw new UsageError(l10n.t('--ledger-fallback takes {0}, got "{1}".', LEDGER_FALLBACKS.join(', '), value));
+  return value as LedgerFallbackChoice;
 }
 
 function grantOf(value: string): GrantChoice {
@@ -93,7 +106,7 @@ function commandOf(word: string | undefined): Command {
 
 export function parseArguments(argv: readonly string[]): Arguments {
   const command = commandOf(argv[0]);
-  const parsed: Arguments = { command, files: [], reporters: [], bail: false, dryRun: false, verbosity: 'normal', secretStdin: false };
+  const parsed: Arguments = { command, files: [], reporters: [], bail: false, dryRun: false, verbosity: 'normal', secretStdin: false, ledgerFallback: 'fail' };
   for (let i = 1; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') return { ...parsed, command: 'help' };

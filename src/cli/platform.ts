@@ -4,7 +4,7 @@
  * windows and other runners on this machine (src/coordination; its own log where it cannot share),
  * the tenant resolver, and the engine's request-file runner over them.
  */
-import { createApplicationScheduler, LicenceKeyStore } from '../api';
+import { createApplicationScheduler, LicenceKeyStore, type SharedLedgerFactory } from '../api';
 import { ApiClient, type ApiSettings } from '../api/apiClient';
 import type { FetchFunction } from '../api/httpTransport';
 import { licenceSecretName } from '../api/licenceKeyStore';
@@ -14,6 +14,9 @@ import type { TenantRecord } from '../api/types';
 import type { Logger } from '../common/logger';
 import type { AccessTokenSource } from '../common/sessions';
 import { windowCoordination, type ApplicationLedger } from '../coordination';
+import { createLedger, type LedgerFallback } from '../coordination/redis/createLedger';
+import type { LedgerEndpoint } from '../coordination/redis/ledgerUrl';
+import { APPLICATION_LIMITS } from '../api/limits';
 import { RequestFileRunner } from '../engine/runner';
 import { defaultSystemContext } from '../engine/systemVariables';
 import * as l10n from '../common/l10n';
@@ -31,6 +34,8 @@ export interface PlatformOptions {
   variables: Record<string, string>;
   logger: Logger;
   fetch: FetchFunction;
+  /** The ledger in Redis shared with runners on other machines; without it, this machine's ledger. */
+  redis?: { endpoint: LedgerEndpoint; fallback: LedgerFallback; logger: Logger };
 }
 
 export interface Platform {
@@ -55,7 +60,10 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const windows = windowCoordination(options.logger);
   const shared = windows.sharedLedger(() => options.application);
   let ledger: ApplicationLedger | undefined;
-  const scheduler = createApplicationScheduler(settings, options.logger, { ledger: (parts) => (ledger = shared(parts)), quota });
+  const local: SharedLedgerFactory = (parts) => (ledger = shared(parts));
+  // Redis is reached (or refused with a LedgerError) before anything is sent.
+  const redis = options.redis && (await redisLedger(options, quota, local));
+  const scheduler = createApplicationScheduler(settings, options.logger, { ledger: redis ? () => redis : local, quota });
   const client = new ApiClient({ settings, tokens: options.tokens, licenceKeys, logger: options.logger, scheduler: scheduler.scheduler, quota, fetch: options.fetch });
   let listed: TenantRecord[] = [];
   const tenants = new TenantResolver({
@@ -77,8 +85,15 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     dispose() {
       client.dispose();
       scheduler.dispose();
+      redis?.dispose();
       licenceKeys.dispose();
       quota.dispose();
     },
   };
+}
+
+async function redisLedger(options: PlatformOptions, quota: QuotaTracker, local: SharedLedgerFactory): Promise<ReturnType<SharedLedgerFactory>> {
+  const { endpoint, fallback, logger } = options.redis!;
+  const parts = { quota, limits: APPLICATION_LIMITS, safetyMarginMs: () => options.api.safetyMarginMs, logger };
+  return createLedger({ endpoint, fallback, application: options.application, ...parts, local: () => local(parts) });
 }

@@ -6,6 +6,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { elements, parseXml } from '../../helpers/xmlCheck';
+import { Redis } from 'ioredis';
+import { freePort, RedisServer } from '../../helpers/redisServer';
 import { buildRunner, REPO, runRunner, sandboxWorkspace, type RunnerResult } from './runnerProcess';
 
 const SMOKE = path.join(REPO, 'test', 'sandbox', 'requests', 'cli-smoke.http');
@@ -158,8 +160,36 @@ describe('tenant-api, the built runner, against the sandbox', function () {
     assert.equal(missing.code, 2);
   });
 
+  it('--ledger shares the limits through Redis; Redis unreachable is exit 6, or a warning with --ledger-fallback local; a password in the flag is refused', async () => {
+    const redis = await RedisServer.start();
+    const connection = new Redis(redis.url, { lazyConnect: true });
+    try {
+      const shared = await run(['run', 'smoke.http', '--env', 'Sandbox', '--ledger', redis.url], passwordEnv);
+      assert.equal(shared.code, 0, shared.stdout + shared.stderr);
+      await connection.connect();
+      const keys = await connection.keys('tenant-api:ledger:*');
+      assert.ok(keys.length > 0, 'the run kept its calls in Redis');
+      assert.ok(!keys.some((key) => key.includes(sandbox.clients.password.clientId)), 'the application is hashed in the keys');
+      const fromEnvironment = await run(['run', 'smoke.http', '--env', 'Sandbox'], { ...passwordEnv, TENANT_API_LEDGER: `redis://:ledger-secret-value@127.0.0.1:${redis.port}/0` });
+      assert.equal(fromEnvironment.code, 0, 'TENANT_API_LEDGER (its password in the URL) names the ledger too: ' + fromEnvironment.stderr);
+    } finally {
+      connection.disconnect();
+      await redis.stop();
+    }
+    const nowhere = `redis://127.0.0.1:${await freePort()}/0`;
+    const unreachable = await run(['run', 'smoke.http', '--env', 'Sandbox', '--ledger', nowhere], passwordEnv);
+    assert.equal(unreachable.code, 6, unreachable.stderr);
+    assert.match(unreachable.stderr, /cannot be reached/);
+    const alone = await run(['run', 'smoke.http', '--env', 'Sandbox', '--ledger', nowhere, '--ledger-fallback', 'local'], passwordEnv);
+    assert.equal(alone.code, 0, alone.stderr);
+    assert.match(alone.stderr, /Rate-limit ledger: .*cannot be reached.*local ledger/);
+    const withPassword = await run(['run', 'smoke.http', '--env', 'Sandbox', '--ledger', 'redis://:ledger-secret-value@127.0.0.1:1/0'], passwordEnv);
+    assert.equal(withPassword.code, 2, withPassword.stderr);
+    assert.match(withPassword.stderr, /TENANT_API_LEDGER_PASSWORD/);
+  });
+
   it('no secret in stdout, stderr or the reports: not the client secrets, the password, the keys, nor any token', () => {
-    const secrets = [...Object.values(passwordEnv).filter((value) => value !== 'mario.rossi'), sandbox.clients.confidential.clientSecret, 'wrong-secret-value', 'wrong-password-value', 'abc123456'];
+    const secrets = [...Object.values(passwordEnv).filter((value) => value !== 'mario.rossi'), sandbox.clients.confidential.clientSecret, 'wrong-secret-value', 'wrong-password-value', 'abc123456', 'ledger-secret-value'];
     assert.ok(outputs.length >= 20, `only ${outputs.length} outputs were collected`);
     const all = outputs.join('\n');
     for (const secret of secrets) assert.ok(!all.includes(secret), `${secret.slice(0, 4)}… appears in the runner's output`);
