@@ -7,6 +7,7 @@ describe('tenant-api command line', () => {
     const args = parseArguments([
       'run', 'a.http', 'tests/**/*.http', '--env', 'Sandbox', '--tenant=RC-MI', '--reporter', 'junit=out/j.xml', '--reporter=json=out/r.json',
       '--bail', '--timeout', '2.5', '--max-calls=10', '--keep-quota', '20', '--quiet', '--grant', 'password', '--secret-stdin', '--workspace', 'ws',
+      '--ledger', 'redis://127.0.0.1:6379/0', '--ledger-fallback=local',
     ]);
     assert.deepEqual(args, {
       command: 'run',
@@ -23,7 +24,11 @@ describe('tenant-api command line', () => {
       grant: 'password',
       secretStdin: true,
       workspace: 'ws',
+      ledger: 'redis://127.0.0.1:6379/0',
+      ledgerFallback: 'local',
     });
+    assert.equal(parseArguments(['run', 'a.http']).ledgerFallback, 'fail', 'Redis unreachable stops the run unless asked otherwise');
+    assert.throws(() => parseArguments(['run', 'a.http', '--ledger-fallback', 'maybe']), /--ledger-fallback takes fail, local/);
   });
 
   it('reads --version, --help, help and login', () => {
