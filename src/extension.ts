@@ -82,9 +82,10 @@ export async function activate(context: vscode.ExtensionContext) {
     saveRoute: (rule) => saveRouteRule(environments.active(), rule),
     modules: () => active().client.modules(),
     licenceOrganization: async (module) => (await active().licenceKeys.get(module))?.organization,
+    environments,
   });
   // Every command, from one place: the active environment's run in its parts at each use.
-  registerCommands(context, { ...environmentCommands(environments), ...requestFiles, ...wholeResponses.commands() }, () => active().handlers);
+  registerCommands(context, { ...environmentCommands(environments), ...requestFiles.handlers, ...wholeResponses.commands() }, () => active().handlers);
 
   // For the in-editor tests only (development and test runs): nothing secret is exported in production.
   // They follow a switch of environment (a test may keep the object).
@@ -103,6 +104,7 @@ export async function activate(context: vscode.ExtensionContext) {
       afterReload: () => new EnvironmentState(context.globalState, readEnvironmentList()).active().name,
       scheduler: () => active().client.scheduler,
     },
+    testing: requestFiles.testing,
     activationMs: performance.now() - started,
   }));
 }

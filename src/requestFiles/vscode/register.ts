@@ -11,6 +11,8 @@ import { requestFileCommands } from './commands';
 import { isRequestDocument, ParsedDocuments } from './documents';
 import { registerLanguageFeatures } from './languageFeatures';
 import { saveToFileCommands } from './saveToFile';
+import type { TestEnvironments } from './testing/runProfiles';
+import { registerTestingView, type TestingHooks } from './testing/register';
 
 export interface RequestFilesDeps {
   api: Pick<TenantApi, 'send' | 'routeFor' | 'endpoints' | 'quota'>;
@@ -30,13 +32,16 @@ export interface RequestFilesDeps {
   modules?: () => string[];
   /** The organization of the licence key set for a module (what a run's calls count against). */
   licenceOrganization?: (module: string) => Promise<string | undefined>;
+  /** The environments: the Testing view has a Run profile for each. */
+  environments?: TestEnvironments;
 }
 
 /**
- * Request files (.http/.rest): their language features, and the handlers of their commands (send,
- * Send All, cURL, open a Send All row's response, Save to Request File) for the registrar.
+ * Request files (.http/.rest): their language features, their tests in the Testing view, and the
+ * handlers of their commands (send, Send All, cURL, open a Send All row's response, Save to Request
+ * File) for the registrar.
  */
-export function registerRequestFiles(context: vscode.ExtensionContext, deps: RequestFilesDeps): CommandHandlers {
+export function registerRequestFiles(context: vscode.ExtensionContext, deps: RequestFilesDeps): { handlers: CommandHandlers; testing?: TestingHooks } {
   const environment = deps.environment ?? (() => ({}));
   const { tenants } = deps;
   let loading: Promise<void> | undefined;
@@ -76,7 +81,10 @@ export function registerRequestFiles(context: vscode.ExtensionContext, deps: Req
     vscode.workspace.onDidDeleteFiles((event) => event.files.forEach((uri) => runner.forget(uri.toString()))),
   );
   if (vscode.workspace.textDocuments.some(isRequestDocument)) loadTenants(features.refresh);
-  return {
+  // Read at each use: the active environment's parts (its quota readings) are rebuilt when its settings change.
+  const cost = { quota: { reading: (organization: string) => deps.api.quota.reading(organization) }, routeFor: (path: string) => deps.api.routeFor(path), licenceOrganization: deps.licenceOrganization };
+  const testing = deps.environments && registerTestingView(context, { runner, parsed, cost, environments: deps.environments });
+  const handlers = {
     ...features.handlers,
     ...requestFileCommands({
       api: deps.api,
@@ -86,9 +94,9 @@ export function registerRequestFiles(context: vscode.ExtensionContext, deps: Req
       tabs: deps.tabs,
       history: { add: async (entry) => deps.history?.().add(entry) },
       baseUrl: () => deps.settings().baseUrl,
-      // Read at each use: the active environment's parts (its quota readings) are rebuilt when its settings change.
-      cost: { quota: { reading: (organization) => deps.api.quota.reading(organization) }, routeFor: (path) => deps.api.routeFor(path), licenceOrganization: deps.licenceOrganization },
+      cost,
     }),
     ...saveToFileCommands({ history: () => deps.history?.().entries() ?? [], knownTenants: () => tenants.known() }),
   };
+  return { handlers, testing };
 }
