@@ -22,7 +22,7 @@ function lineRange(document: vscode.TextDocument, line: number): vscode.Range {
 function failureMessage(document: vscode.TextDocument, failure: Extract<TestVerdict, { kind: 'failed' }>['failures'][number]): vscode.TestMessage {
   const message = failure.diff
     ? vscode.TestMessage.diff(failure.message, failure.expected, failure.actual)
-    : new vscode.TestMessage(vscode.l10n.t('{0} (expected: {1}; actual: {2})', failure.message, failure.expected || '-', failure.actual));
+    : new vscode.TestMessage(failure.message);
   message.location = new vscode.Location(document.uri, lineRange(document, failure.line));
   return message;
 }
