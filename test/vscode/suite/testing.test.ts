@@ -149,6 +149,39 @@ describe('Testing view', function () {
     assert.deepEqual(apiCalls(again).map((request) => request.path), ['/api/configurazioni']);
   });
 
+  it('the tree follows the file; a request that gets no answer is errored with what to do, and the notification offers the fix', async () => {
+    const file = writeFile('tv-follows.http', '# @name first\nGET /api/configurazioni?dimensionePagina=1\n?? status == 200\n');
+    await openTestingView();
+    await driver.click(row('tv-follows.http'), { timeoutMs: 30_000 });
+    await driver.press('ArrowRight');
+    await driver.waitFor(row('first'), { timeoutMs: 10_000 });
+    // A request with an assertion added on disk: a new child; one without: none.
+    fs.appendFileSync(file, '\n###\n# @name second\nGET /api/configurazioni?dimensionePagina=2\n?? status == 200\n\n###\n# @name plain\nGET /api/configurazioni\n');
+    await driver.waitFor(row('second'), { timeoutMs: 15_000 });
+    assert.equal(await driver.count(row('plain')), 0, 'a request without assertions is no test');
+
+    const keys = (await extensionExports()).licenceKeys!;
+    await keys.clear('core');
+    try {
+      await vscode.commands.executeCommand('notifications.clearAll');
+      const previous = (await testing()).lastRun();
+      const before = sandbox.requests.length;
+      await clickRun('tv-follows.http');
+      const report = await nextRun(previous);
+      assert.deepEqual(kinds(report), { first: 'errored', second: 'errored' });
+      assert.match(report.results[0].messages[0].message, /No licence key is set for the module "core"\. Set one with "Tenant API: Set Licence Key"\./);
+      assert.equal(report.results[0].messages[0].line, 1, 'at the request line');
+      assert.equal(apiCalls(before).length, 0, 'nothing reached the server');
+      const offer = await waitFor(async () => (await driver.notifications()).find((message) => /No licence key/.test(message)), { what: 'the notification with Set Licence Key' });
+      assert.match(offer, /No licence key is set for the module "core"/);
+      await driver.waitFor('.notification-toast .monaco-button:has-text("Set Licence Key")', { timeoutMs: 10_000 });
+      await viewSays(/^0\/2$/m);
+    } finally {
+      await vscode.commands.executeCommand('notifications.clearAll');
+      await setLicenceKeys(sandbox, 'org-rossi');
+    }
+  });
+
   it('30 requests with assertions, run with "Run Tests" on the selected item: all pass, the cost is said, 0 x 429 at the sandbox', async () => {
     writeFile('tv-thirty.http', Array.from({ length: 30 }, (_, index) => `GET /api/configurazioni?pagina=${index + 1}&dimensionePagina=1\n?? status == 200\n?? body $.pagina == ${index + 1}`).join('\n\n###\n'));
     await openTestingView();
