@@ -56,5 +56,7 @@ function offerFix(report: TestRunReport, rerun: (item: vscode.TestItem) => Promi
   if (!report.firstError || !error || !isApiError(error.cause)) return;
   const { outcome, item } = report.firstError;
   const next = outcomeOfError(error.cause, { method: outcome.request.method, path: outcome.request.url, preview: false });
-  if (next.notify && next.actions.length > 0) void offerNextActions({ ...next, summary: error.message }, () => rerun(item));
+  // A test run never sends over the quota: Send Anyway stays with Send.
+  const actions = next.actions.filter((action) => !('resend' in action && action.resend.sendOverQuota));
+  if (next.notify && actions.length > 0) void offerNextActions({ ...next, actions, summary: error.message }, () => rerun(item));
 }

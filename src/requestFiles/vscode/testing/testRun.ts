@@ -59,7 +59,12 @@ function* iterate(collection: vscode.TestItemCollection): Generator<vscode.TestI
 async function loadSuites(request: vscode.TestRunRequest, deps: TestRunDeps): Promise<Suite[]> {
   const suites: Suite[] = [];
   for (const { uri, ids } of requestedFiles(request, deps.controller).values()) {
-    const document = await vscode.workspace.openTextDocument(uri);
+    const document = await vscode.workspace.openTextDocument(uri).then(undefined, () => undefined);
+    if (!document) {
+      // Deleted since it was listed: no longer a test.
+      deps.controller.items.delete(uri.toString());
+      continue;
+    }
     const file = deps.parsed.get(document);
     const item = deps.items.update(uri, file);
     const tests = selectTests(file, ids);
