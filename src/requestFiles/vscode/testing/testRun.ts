@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { describeRunCost } from '../../../api/runCost';
+import { describeRunCost, type RunCost } from '../../../api/runCost';
 import { confirmProtectedRun, withConfirmedCalls } from '../../../commands/protectedCallPrompt';
 import type { ParsedFile, ParsedRequest } from '../../../engine/parser';
 import type { RequestFileRunner } from '../../../engine/runner';
@@ -91,20 +91,25 @@ export async function runTests(request: vscode.TestRunRequest, token: vscode.Can
   const everyItem = suites.flatMap((suite) => [...suite.items.values()]);
   for (const item of everyItem) run.enqueued(item);
   if (costText) run.appendOutput(`${vscode.l10n.t('Cost of this run: {0}', costText)}\r\n`);
-  const environment = deps.environment();
-  const writes = calls.filter((call) => call.method.toUpperCase() !== 'GET').map((call) => ({ method: call.method.toUpperCase(), url: call.url }));
-  const go =
-    (!cost || (await confirmRunCost(cost, readConfirmRunPercent(), TEST_RUN_WORDING))) &&
-    (!environment.protected || (await confirmProtectedRun(environment, writes)));
-  if (!go || token.isCancellationRequested) {
-    for (const item of everyItem) run.skipped(item);
-    run.appendOutput(`${vscode.l10n.t('Not started: nothing was sent.')}\r\n`);
+  try {
+    if (!(await mayStart(calls, cost, deps.environment())) || token.isCancellationRequested) {
+      for (const item of everyItem) run.skipped(item);
+      run.appendOutput(`${vscode.l10n.t('Not started: nothing was sent.')}\r\n`);
+      return { ...report, declined: true };
+    }
+    await withConfirmedCalls(deps.environment().id, () => sendSuites(suites, run, token, deps, report));
+    return report;
+  } finally {
+    // Whatever happens, the run ends: the view never shows it running forever.
     run.end();
-    return { ...report, declined: true };
   }
-  await withConfirmedCalls(environment.id, () => sendSuites(suites, run, token, deps, report));
-  run.end();
-  return report;
+}
+
+/** The cost's question (above the setting's share) and a protected environment's (once, when the run writes); true to go. */
+async function mayStart(calls: readonly ParsedRequest[], cost: RunCost | undefined, environment: Environment): Promise<boolean> {
+  const writes = calls.filter((call) => call.method.toUpperCase() !== 'GET').map((call) => ({ method: call.method.toUpperCase(), url: call.url }));
+  if (cost && !(await confirmRunCost(cost, readConfirmRunPercent(), TEST_RUN_WORDING))) return false;
+  return !environment.protected || confirmProtectedRun(environment, writes);
 }
 
 function plannedFor(suite: Suite, deps: TestRunDeps): ParsedRequest[] {
