@@ -88,10 +88,11 @@ export async function activate(context: vscode.ExtensionContext) {
     modules: () => active().client.modules(),
     licenceOrganization: async (module) => (await active().licenceKeys.get(module))?.organization,
     environmentName: () => (environments.active().isDefault ? 'default' : environments.active().name),
+    environments,
   });
   // Every command, from one place: the active environment's run in its parts at each use.
   const watchHandlers = watchCommands({ watches, responses: views.responses, history: () => active().commands.history.entries() });
-  registerCommands(context, { ...environmentCommands(environments), ...requestFiles, ...wholeResponses.commands(), ...watchHandlers }, () => active().handlers);
+  registerCommands(context, { ...environmentCommands(environments), ...requestFiles.handlers, ...wholeResponses.commands(), ...watchHandlers }, () => active().handlers);
 
   // For the in-editor tests only (development and test runs): nothing secret is exported in production.
   // They follow a switch of environment (a test may keep the object).
@@ -111,6 +112,7 @@ export async function activate(context: vscode.ExtensionContext) {
       scheduler: () => active().client.scheduler,
     },
     watches: watchTestHooks(watches, watchStatusBar),
+    testing: requestFiles.testing,
     activationMs: performance.now() - started,
   }));
 }

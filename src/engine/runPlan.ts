@@ -6,9 +6,10 @@
  * no module (the tenant listing) count as calls with no module. No `vscode` here.
  */
 import type { RouteRule } from '../api/types';
-import type { ParsedFile } from './parser';
+import type { ParsedFile, ParsedRequest } from './parser';
 
-export function callsByModule(file: ParsedFile, routeFor: (path: string) => RouteRule | undefined): Map<string | undefined, number> {
+/** `file` may be a run's calls alone (a test run's, chained requests included). */
+export function callsByModule(file: Pick<ParsedFile, 'requests'> | { requests: readonly ParsedRequest[] }, routeFor: (path: string) => RouteRule | undefined): Map<string | undefined, number> {
   const calls = new Map<string | undefined, number>();
   for (const request of file.requests) {
     const path = request.url.startsWith('/') ? request.url.split('?')[0] : undefined;

@@ -13,6 +13,8 @@ import { AssertionFailures } from './assertionFailures';
 import { registerLanguageFeatures } from './languageFeatures';
 import { runInTerminalCommands } from './runInTerminal';
 import { saveToFileCommands } from './saveToFile';
+import type { TestEnvironments } from './testing/runProfiles';
+import { registerTestingView, type TestingHooks } from './testing/register';
 
 export interface RequestFilesDeps {
   api: Pick<TenantApi, 'send' | 'routeFor' | 'endpoints' | 'quota'>;
@@ -34,13 +36,16 @@ export interface RequestFilesDeps {
   licenceOrganization?: (module: string) => Promise<string | undefined>;
   /** The active environment as the runner's --env takes it (Run Request File in Terminal). */
   environmentName?: () => string;
+  /** The environments: the Testing view has a Run profile for each. */
+  environments?: TestEnvironments;
 }
 
 /**
- * Request files (.http/.rest): their language features, and the handlers of their commands (send,
- * Send All, cURL, open a Send All row's response, Save to Request File) for the registrar.
+ * Request files (.http/.rest): their language features, their tests in the Testing view, and the
+ * handlers of their commands (send, Send All, cURL, open a Send All row's response, Save to Request
+ * File) for the registrar.
  */
-export function registerRequestFiles(context: vscode.ExtensionContext, deps: RequestFilesDeps): CommandHandlers {
+export function registerRequestFiles(context: vscode.ExtensionContext, deps: RequestFilesDeps): { handlers: CommandHandlers; testing?: TestingHooks } {
   const environment = deps.environment ?? (() => ({}));
   const { tenants } = deps;
   let loading: Promise<void> | undefined;
@@ -82,7 +87,10 @@ export function registerRequestFiles(context: vscode.ExtensionContext, deps: Req
     vscode.workspace.onDidDeleteFiles((event) => event.files.forEach((uri) => runner.forget(uri.toString()))),
   );
   if (vscode.workspace.textDocuments.some(isRequestDocument)) loadTenants(features.refresh);
-  return {
+  // Read at each use: the active environment's parts (its quota readings) are rebuilt when its settings change.
+  const cost = { quota: { reading: (organization: string) => deps.api.quota.reading(organization) }, routeFor: (path: string) => deps.api.routeFor(path), licenceOrganization: deps.licenceOrganization };
+  const testing = deps.environments && registerTestingView(context, { runner, parsed, cost, environments: deps.environments });
+  const handlers = {
     ...features.handlers,
     ...requestFileCommands({
       api: deps.api,
@@ -93,10 +101,10 @@ export function registerRequestFiles(context: vscode.ExtensionContext, deps: Req
       history: { add: async (entry) => deps.history?.().add(entry) },
       baseUrl: () => deps.settings().baseUrl,
       failures,
-      // Read at each use: the active environment's parts (its quota readings) are rebuilt when its settings change.
-      cost: { quota: { reading: (organization) => deps.api.quota.reading(organization) }, routeFor: (path) => deps.api.routeFor(path), licenceOrganization: deps.licenceOrganization },
+      cost,
     }),
     ...saveToFileCommands({ history: () => deps.history?.().entries() ?? [], knownTenants: () => tenants.known() }),
     ...runInTerminalCommands({ extensionPath: context.extensionPath, environmentName: deps.environmentName ?? (() => 'default') }),
   };
+  return { handlers, testing };
 }

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { APPLICATION_LIMITS } from '../../api/limits';
 import { describeRunCost, runCost, runNeedsConfirmation, type RunCost } from '../../api/runCost';
 import type { QuotaView, RouteRule } from '../../api/types';
-import type { ParsedFile } from '../../engine/parser';
+import type { ParsedFile, ParsedRequest } from '../../engine/parser';
 import { callsByModule } from '../../engine/runPlan';
 
 /** Up to this many calls a run is not worth a word about its cost. */
@@ -17,7 +17,12 @@ export interface RunCostDeps {
 
 /** What sending the whole file costs, from the last readings seen; undefined for a run of a few calls. */
 export async function fileRunCost(file: ParsedFile, deps: RunCostDeps): Promise<RunCost | undefined> {
-  const byModule = callsByModule(file, (path) => deps.routeFor(path));
+  return callsRunCost(file.requests, deps);
+}
+
+/** What sending these calls costs (a test run's, chained requests included); undefined for a few calls. */
+export async function callsRunCost(calls: readonly ParsedRequest[], deps: RunCostDeps): Promise<RunCost | undefined> {
+  const byModule = callsByModule({ requests: calls }, (path) => deps.routeFor(path));
   if ([...byModule.values()].reduce((sum, count) => sum + count, 0) <= FEW_CALLS) return undefined;
   const byOrganization = new Map<string | undefined, number>();
   for (const [module, count] of byModule) {
@@ -27,12 +32,20 @@ export async function fileRunCost(file: ParsedFile, deps: RunCostDeps): Promise<
   return runCost(byOrganization, APPLICATION_LIMITS, (organization) => deps.quota.reading(organization));
 }
 
+/** The question and its button: Send All's, or another run's (a test run). */
+export interface RunCostWording {
+  question(cost: string): string;
+  go(): string;
+}
+
+const SEND_ALL_WORDING: RunCostWording = { question: (cost) => vscode.l10n.t('Send All makes {0}. Send it?', cost), go: () => vscode.l10n.t('Send All') };
+
 /** Asks first when the run takes at least `thresholdPercent` of an organization's remaining quota; true to go on. */
-export async function confirmRunCost(cost: RunCost, thresholdPercent: number): Promise<boolean> {
+export async function confirmRunCost(cost: RunCost, thresholdPercent: number, wording: RunCostWording = SEND_ALL_WORDING): Promise<boolean> {
   if (!runNeedsConfirmation(cost, thresholdPercent)) return true;
-  const send = vscode.l10n.t('Send All');
+  const send = wording.go();
   const answer = await vscode.window.showWarningMessage(
-    vscode.l10n.t('Send All makes {0}. Send it?', describeRunCost(cost, vscode.env.language)),
+    wording.question(describeRunCost(cost, vscode.env.language)),
     { modal: true, detail: vscode.l10n.t('You are asked from {0} % of a remaining weekly quota (tenantApi.quota.confirmRunPercent).', thresholdPercent) },
     send,
   );

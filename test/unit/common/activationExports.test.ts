@@ -9,7 +9,7 @@ const NAMESPACE = [
   'Disposable', 'EventEmitter', 'MarkdownString', 'ProgressLocation', 'QuickInputButtons', 'QuickPickItemKind',
   'StatusBarAlignment', 'ThemeColor', 'ThemeIcon', 'TreeItem', 'TreeItemCollapsibleState', 'Uri', 'ViewColumn',
   'CodeLens', 'CompletionItem', 'CompletionItemKind', 'Diagnostic', 'DiagnosticSeverity', 'DocumentSymbol', 'Hover',
-  'CodeAction', 'CodeActionKind', 'Range', 'SymbolKind', 'WorkspaceEdit',
+  'CodeAction', 'CodeActionKind', 'Range', 'SymbolKind', 'WorkspaceEdit', 'tests', 'TestRunProfileKind', 'TestMessage', 'TestRunRequest', 'Location',
 ];
 
 /**

@@ -11,6 +11,7 @@
 export const fileSeconds: Readonly<Record<string, number>> = {
   'windows.test.js': 52,
   'watchAndCache.test.js': 50,
+  'testing.test.js': 48,
   'workbench.test.js': 38,
   'sendRequestChecks.test.js': 34,
   'ui.test.js': 34,
