@@ -53,6 +53,8 @@ export function checkNotTheKey(value: string, key: string): string | undefined {
  */
 export class LicenceKeyStore implements Disposable {
   private readonly cache = new Map<string, StoredLicenceKey | undefined>();
+  /** Counts the writes of each module (ours and other windows'): a read that started before one is not cached. */
+  private readonly writes = new Map<string, number>();
   private readonly changes = new Emitter<{ module: string }>();
   readonly onDidChange = this.changes.event;
   private readonly subscription: Disposable;
@@ -61,6 +63,7 @@ export class LicenceKeyStore implements Disposable {
     this.subscription = secrets.onDidChange(({ key }) => {
       if (!key.startsWith(PREFIX)) return;
       const module = key.slice(PREFIX.length);
+      this.wrote(module);
       this.cache.delete(module);
       this.changes.fire({ module });
     });
@@ -69,11 +72,17 @@ export class LicenceKeyStore implements Disposable {
   /** The stored key, or undefined. Throws when the storage cannot be read (not cached then). */
   async get(module: string): Promise<StoredLicenceKey | undefined> {
     if (this.cache.has(module)) return this.cache.get(module);
+    const before = this.writes.get(module) ?? 0;
     const raw = await this.secrets.get(licenceSecretName(module));
     const value = raw === undefined ? undefined : parseStored(module, raw);
     registerSecret(value?.key);
-    this.cache.set(module, value);
+    // A key set or cleared while this read was on its way makes what it read stale: not kept.
+    if ((this.writes.get(module) ?? 0) === before) this.cache.set(module, value);
     return value;
+  }
+
+  private wrote(module: string): void {
+    this.writes.set(module, (this.writes.get(module) ?? 0) + 1);
   }
 
   async set(module: string, value: { key: string; label: string; organization: string; tenantIds?: readonly string[] }): Promise<void> {
@@ -94,11 +103,13 @@ export class LicenceKeyStore implements Disposable {
       ...(value.tenantIds ? { tenantIds: [...value.tenantIds] } : {}),
     };
     const { key, label, organization, tenantIds } = stored;
+    this.wrote(module);
     await this.secrets.store(licenceSecretName(module), JSON.stringify({ key, label, organization, ...(tenantIds ? { tenantIds } : {}) }));
     this.cache.set(module, stored);
   }
 
   async clear(module: string): Promise<void> {
+    this.wrote(module);
     await this.secrets.delete(licenceSecretName(module));
     this.cache.set(module, undefined);
   }

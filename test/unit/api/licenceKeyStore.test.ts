@@ -31,6 +31,28 @@ describe('LicenceKeyStore', () => {
     assert.equal(redact(`keys ${stored} and ${bare}`), `keys ${REDACTED} and ${REDACTED}`);
   });
 
+  it('never caches what a read found once the key was cleared or set while the read was on its way', async () => {
+    const secrets = new InMemorySecretStore();
+    const store = new LicenceKeyStore(secrets);
+    await store.set('core', { key: 'OLDKEY1234', label: 'old', organization: 'Rossi' });
+    const slow = new LicenceKeyStore(secrets);
+    // The read of the second store is held until the first clears the key.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const get = secrets.get.bind(secrets);
+    const read = await get('tenantApi.licenceKey.core');
+    secrets.get = async () => {
+      await held;
+      return read;
+    };
+    const reading = slow.get('core');
+    await slow.clear('core');
+    release();
+    assert.equal((await reading)?.key, 'OLDKEY1234', 'the read itself answers what it read');
+    secrets.get = get;
+    assert.equal(await slow.get('core'), undefined, 'the cleared key is not served from the cache afterwards');
+  });
+
   it('clears a key', async () => {
     const store = new LicenceKeyStore(new InMemorySecretStore());
     await store.set('core', { key: 'ABC123', label: 'l', organization: 'o' });
