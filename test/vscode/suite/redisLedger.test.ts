@@ -12,32 +12,10 @@ import { APPLICATION_LIMITS } from '../../../src/api/limits';
 import { ledgerKeys } from '../../../src/coordination/redis/ledgerKeys';
 import { RedisServer } from '../../helpers/redisServer';
 import { driver } from './helpers/driver';
+import { openWindow, userFolder } from './helpers/editorWindows';
 import { resetSettings, setLicenceKeys, signInAs, signOutEveryone, startWorkbenchSandbox, waitFor } from './helpers/workbench';
 
 const SEND_KEY = 'ctrl+alt+shift+f7';
-
-/** The User folder of this editor's code-server (as windows.test.ts finds it). */
-function userFolder(): string {
-  if (process.env.TENANT_API_TEST_USER_DATA) return path.join(process.env.TENANT_API_TEST_USER_DATA, 'User');
-  const runs = path.join(process.env.TENANT_API_TEST_REPO ?? '', '.vscode-test', 'runs');
-  const newest = fs
-    .readdirSync(runs)
-    .map((name) => path.join(runs, name, 'user-data', 'User'))
-    .filter((folder) => fs.existsSync(path.join(folder, 'settings.json')))
-    .sort((a, b) => fs.statSync(path.join(b, 'settings.json')).mtimeMs - fs.statSync(path.join(a, 'settings.json')).mtimeMs)[0];
-  assert.ok(newest, `no code-server user folder under ${runs}`);
-  return newest;
-}
-
-/** Another window of this editor, loading the extension only (it reads the settings at its start). */
-async function openWindow(): Promise<number> {
-  const url = new URL((await driver.info()).workbenchUrl);
-  const payload = (JSON.parse(url.searchParams.get('payload') ?? '[]') as Array<[string, string]>).filter(([name]) => name !== 'extensionTestsPath');
-  url.searchParams.set('payload', JSON.stringify(payload));
-  const page = await driver.open(url.toString(), { timeoutMs: 60_000 });
-  await driver.waitFor('.monaco-workbench', { page, timeoutMs: 60_000 });
-  return page;
-}
 
 describe('Redis ledger in the editor', function () {
   this.timeout(180_000);

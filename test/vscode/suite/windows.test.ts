@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Sandbox } from '../../sandbox';
 import { driver } from './helpers/driver';
+import { openWindow, userFolder } from './helpers/editorWindows';
 import { extensionExports, formatCount, resetSettings, setLicenceKeys, signInAs, signOutEveryone, startWorkbenchSandbox, waitFor } from './helpers/workbench';
 
 const QUOTA_ITEM = '[id="tenant-api.tenant-api-workbench.tenantApi.quota"]';
@@ -20,30 +21,6 @@ const MARKED_KEY = 'ctrl+alt+shift+f8';
 /** A burst: the key pressed BURST times in a row; each press starts a call without waiting for the last. */
 async function burst(page: number): Promise<void> {
   for (let i = 0; i < BURST; i++) await driver.press('Control+Alt+Shift+F9', { page });
-}
-
-/** The User folder of this editor's code-server (the runner names its user-data-dir; else the newest run under .vscode-test/runs). */
-function userFolder(): string {
-  // Several editors run at once (npm run test:vscode starts three): the newest run may be another one's.
-  if (process.env.TENANT_API_TEST_USER_DATA) return path.join(process.env.TENANT_API_TEST_USER_DATA, 'User');
-  const runs = path.join(process.env.TENANT_API_TEST_REPO ?? '', '.vscode-test', 'runs');
-  const newest = fs
-    .readdirSync(runs)
-    .map((name) => path.join(runs, name, 'user-data', 'User'))
-    .filter((folder) => fs.existsSync(path.join(folder, 'settings.json')))
-    .sort((a, b) => fs.statSync(path.join(b, 'settings.json')).mtimeMs - fs.statSync(path.join(a, 'settings.json')).mtimeMs)[0];
-  assert.ok(newest, `no code-server user folder under ${runs}`);
-  return newest;
-}
-
-/** Another window of this editor: the first page's URL without the suite (extensionTestsPath), so it loads the extension only. */
-async function openWindow(): Promise<number> {
-  const url = new URL((await driver.info()).workbenchUrl);
-  const payload = (JSON.parse(url.searchParams.get('payload') ?? '[]') as Array<[string, string]>).filter(([name]) => name !== 'extensionTestsPath');
-  url.searchParams.set('payload', JSON.stringify(payload));
-  const page = await driver.open(url.toString(), { timeoutMs: 60_000 });
-  await driver.waitFor('.monaco-workbench', { page, timeoutMs: 60_000 });
-  return page;
 }
 
 describe('two windows, one client', function () {
