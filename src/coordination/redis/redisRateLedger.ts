@@ -8,6 +8,7 @@ import type { Clock } from '../../common/clock';
 import { Emitter, type Disposable } from '../../common/event';
 import type { Logger } from '../../common/logger';
 import type { WindowSnapshot } from './fallbackShare';
+import { LeasedCalls } from './leasedCalls';
 import type { LedgerKeys } from './ledgerKeys';
 import { runScript, SCRIPTS, type LedgerScript } from './ledgerScripts';
 import { QuotaSharing } from './quotaSharing';
@@ -66,14 +67,12 @@ export class RedisRateLedger implements RateLedger, Disposable {
   private readonly queue: Waiter[] = [];
   private pumping = false;
   private wake: (() => void) | undefined;
-  /** Calls granted by Redis and not ended, with their slot in the local ledger after a loss. */
-  private readonly flight = new Map<string, { reserved?: Slot }>();
+  private readonly flight: LeasedCalls;
   private snapshot: WindowSnapshot | undefined;
   private localPausedUntil: number | undefined;
   /** While Redis is lost. */
   private outage: RedisOutage | undefined;
   private warned = false;
-  private renewTimer: ReturnType<typeof setInterval> | undefined;
   private disposed = false;
   private readonly quotaSharing?: QuotaSharing;
   private readonly changes = new Emitter<void>();
@@ -85,6 +84,16 @@ export class RedisRateLedger implements RateLedger, Disposable {
       client.on('close', () => this.lose(new Error('connection closed')));
     }
     subscriber.on('message', (_channel: string, message: string) => this.onEvent(message));
+    this.flight = new LeasedCalls({
+      leaseMs: this.leaseMs(),
+      lost: () => this.outage !== undefined,
+      reportEnd: (id, how) => {
+        this.script(SCRIPTS.done, this.acquireKeys(), [id, how, this.keyTtlMs(), options.keys.events]).catch((error) => this.lose(error));
+      },
+      renew: (ids) => {
+        this.script(SCRIPTS.renew, [options.keys.flight], [this.leaseMs(), this.keyTtlMs(), ...ids]).catch((error) => this.lose(error));
+      },
+    });
     if (options.quota) {
       this.quotaSharing = new QuotaSharing(connection, options.keys, options.quota, options.keys.events, () => this.outage === undefined, options.logger);
     }
@@ -156,7 +165,7 @@ export class RedisRateLedger implements RateLedger, Disposable {
       waiter.reject(apiErrors.cancelled());
     }
     this.wake?.();
-    clearInterval(this.renewTimer);
+    this.flight.dispose();
     this.quotaSharing?.dispose();
     this.outage?.dispose();
     // QUIT after the commands already sent (the last calls' ends), so that no call waits for its lease.
@@ -200,54 +209,12 @@ export class RedisRateLedger implements RateLedger, Disposable {
   }
 
   private grant(waiter: Waiter, id: string): void {
-    const slot = this.redisSlot(id);
+    const slot = this.flight.slot(id);
     const index = this.queue.indexOf(waiter);
     if (index < 0) return slot.release(); // cancelled while Redis answered
     this.queue.splice(index, 1);
     waiter.detach();
     waiter.resolve(slot);
-  }
-
-  private redisSlot(id: string): Slot {
-    let state: 'granted' | 'sent' | 'done' = 'granted';
-    this.flight.set(id, {});
-    this.startRenewing();
-    const finish = (how: 'logged' | 'unsent') => {
-      if (state === 'done') return;
-      state = 'done';
-      const call = this.flight.get(id);
-      this.flight.delete(id);
-      if (call?.reserved) {
-        if (how === 'logged') call.reserved.markFailed();
-        else call.reserved.release();
-      }
-      // While Redis is away the call's lease logs it there (invariant, 3).
-      if (this.outage) return;
-      this.script(SCRIPTS.done, this.acquireKeys(), [id, how, this.keyTtlMs(), this.options.keys.events]).catch((error) => this.lose(error));
-    };
-    return {
-      markSent: () => {
-        if (state === 'granted') state = 'sent';
-      },
-      markAnswered: () => finish('logged'),
-      markFailed: () => finish('logged'),
-      release: () => finish(state === 'sent' ? 'logged' : 'unsent'),
-    };
-  }
-
-  private startRenewing(): void {
-    if (this.renewTimer) return;
-    const lease = this.leaseMs();
-    this.renewTimer = setInterval(() => {
-      if (this.flight.size === 0) {
-        clearInterval(this.renewTimer);
-        this.renewTimer = undefined;
-        return;
-      }
-      if (this.outage) return;
-      this.script(SCRIPTS.renew, [this.options.keys.flight], [lease, this.keyTtlMs(), ...this.flight.keys()]).catch((error) => this.lose(error));
-    }, lease / 3);
-    this.renewTimer.unref?.();
   }
 
   private callId(): string {
