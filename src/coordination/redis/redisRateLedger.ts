@@ -3,16 +3,16 @@ import type Redis from 'ioredis';
 import { apiErrors } from '../../api/errors';
 import type { RateLimit } from '../../api/limits';
 import type { QuotaTracker } from '../../api/quotaTracker';
-import type { RateLedger, RequestScheduler, Slot } from '../../api/requestScheduler';
+import type { RateLedger, Slot } from '../../api/requestScheduler';
 import type { Clock } from '../../common/clock';
 import { Emitter, type Disposable } from '../../common/event';
-import * as l10n from '../../common/l10n';
 import type { Logger } from '../../common/logger';
-import { fallbackScheduler, type WindowSnapshot } from './fallbackShare';
+import type { WindowSnapshot } from './fallbackShare';
+import { LeasedCalls } from './leasedCalls';
 import type { LedgerKeys } from './ledgerKeys';
 import { runScript, SCRIPTS, type LedgerScript } from './ledgerScripts';
 import { QuotaSharing } from './quotaSharing';
-import { reasonOf } from './redisConnection';
+import { RedisOutage, type Waiter } from './redisOutage';
 
 /*
  * One application's rate-limit ledger in Redis, for every process on every machine that reaches it
@@ -35,14 +35,7 @@ import { reasonOf } from './redisConnection';
  *    So roundTripFloor is undefined, and a 429 changes nothing in how calls are logged.
  * 3. A process that dies with calls in flight: each holds a lease, renewed every third of it while
  *    the call is in flight; a lease that runs out is logged at its end, after the call ended.
- * 4. Redis lost (connection closed, command failed or timed out): calls in flight settle (their lease
- *    logs them in Redis, their end is logged locally too), waiting and later calls go through a local
- *    ledger at this process's share of the limits (fallbackShare.ts), seeded with the windows of the
- *    last reply. That bound is an estimate (a process that has not asked Redis lately misses the
- *    others' latest calls), and it assumes at most `expectedProcesses` processes. Redis is used
- *    again once it answers and a longest window has passed since the loss (the calls before it no
- *    longer matter, even when Redis came back empty), with this process's local calls of the last
- *    window written back first.
+ * 4. Redis lost: this process's share of the limits, locally, until Redis answers again (redisOutage.ts).
  * 5. A 429 pause is a key every acquire reads; quota states are a hash per organization (QuotaSharing).
  */
 
@@ -66,36 +59,20 @@ export interface RedisRateLedgerOptions {
   retryMs?: number;
 }
 
-interface Waiter {
-  front: boolean;
-  resolve(slot: Slot): void;
-  reject(error: unknown): void;
-  detach(): void;
-  /** While the local ledger has it. */
-  handed?: AbortController;
-}
-
 type AcquireReply = [number, string, string, ...number[]];
 
 export class RedisRateLedger implements RateLedger, Disposable {
   private readonly processId = randomBytes(8).toString('hex');
   private nextId = 1;
-  private mode: 'redis' | 'local' = 'redis';
   private readonly queue: Waiter[] = [];
   private pumping = false;
   private wake: (() => void) | undefined;
-  /** Calls granted by Redis and not ended, with their slot in the local ledger after a loss. */
-  private readonly flight = new Map<string, { reserved?: Slot }>();
+  private readonly flight: LeasedCalls;
   private snapshot: WindowSnapshot | undefined;
   private localPausedUntil: number | undefined;
-  private fallback: RequestScheduler | undefined;
-  private fallbackInFlight = 0;
-  /** Calls this process logged locally while Redis was away (this clock), to write back on return. */
-  private fallbackEnded: Array<{ id: string; at: number }> = [];
-  private lostAt = 0;
+  /** While Redis is lost. */
+  private outage: RedisOutage | undefined;
   private warned = false;
-  private returnTimer: unknown;
-  private renewTimer: ReturnType<typeof setInterval> | undefined;
   private disposed = false;
   private readonly quotaSharing?: QuotaSharing;
   private readonly changes = new Emitter<void>();
@@ -107,8 +84,18 @@ export class RedisRateLedger implements RateLedger, Disposable {
       client.on('close', () => this.lose(new Error('connection closed')));
     }
     subscriber.on('message', (_channel: string, message: string) => this.onEvent(message));
+    this.flight = new LeasedCalls({
+      leaseMs: this.leaseMs(),
+      lost: () => this.outage !== undefined,
+      reportEnd: (id, how) => {
+        this.script(SCRIPTS.done, this.acquireKeys(), [id, how, this.keyTtlMs(), options.keys.events]).catch((error) => this.lose(error));
+      },
+      renew: (ids) => {
+        this.script(SCRIPTS.renew, [options.keys.flight], [this.leaseMs(), this.keyTtlMs(), ...ids]).catch((error) => this.lose(error));
+      },
+    });
     if (options.quota) {
-      this.quotaSharing = new QuotaSharing(connection, options.keys, options.quota, options.keys.events, () => this.mode === 'redis', options.logger);
+      this.quotaSharing = new QuotaSharing(connection, options.keys, options.quota, options.keys.events, () => this.outage === undefined, options.logger);
     }
   }
 
@@ -123,11 +110,11 @@ export class RedisRateLedger implements RateLedger, Disposable {
 
   /** 'redis' while Redis decides, 'local' while this process is on its share of the limits. */
   get using(): 'redis' | 'local' {
-    return this.mode;
+    return this.outage ? 'local' : 'redis';
   }
 
   get pausedUntil(): number | undefined {
-    const until = this.mode === 'local' ? this.fallback?.state.pausedUntil : this.localPausedUntil;
+    const until = this.outage ? this.outage.pausedUntil : this.localPausedUntil;
     return until !== undefined && until > this.options.clock.monotonic() ? until : undefined;
   }
 
@@ -136,7 +123,7 @@ export class RedisRateLedger implements RateLedger, Disposable {
   }
 
   logTimes(): number[] {
-    return this.mode === 'local' && this.fallback ? this.fallback.logTimes() : []; // the log is in Redis
+    return this.outage ? this.outage.logTimes() : []; // the log is in Redis
   }
 
   acquire(options: { front?: boolean; signal: AbortSignal }): Promise<Slot> {
@@ -152,14 +139,14 @@ export class RedisRateLedger implements RateLedger, Disposable {
       options.signal.addEventListener('abort', onAbort, { once: true });
       if (waiter.front) this.queue.unshift(waiter);
       else this.queue.push(waiter);
-      if (this.mode === 'local') this.handToFallback(waiter);
+      if (this.outage) this.outage.hand(waiter);
       else void this.pump();
     });
   }
 
   pause(ms: number): void {
-    if (this.mode === 'local') {
-      this.fallback?.pause(ms);
+    if (this.outage) {
+      this.outage.pause(ms);
       return;
     }
     this.setPausedFor(ms);
@@ -178,10 +165,9 @@ export class RedisRateLedger implements RateLedger, Disposable {
       waiter.reject(apiErrors.cancelled());
     }
     this.wake?.();
-    if (this.returnTimer !== undefined) this.options.clock.clearTimeout(this.returnTimer);
-    clearInterval(this.renewTimer);
+    this.flight.dispose();
     this.quotaSharing?.dispose();
-    this.fallback?.dispose();
+    this.outage?.dispose();
     // QUIT after the commands already sent (the last calls' ends), so that no call waits for its lease.
     for (const client of [this.options.connection, this.options.subscriber]) {
       if (client.status === 'ready') client.quit().catch(() => client.disconnect());
@@ -196,9 +182,9 @@ export class RedisRateLedger implements RateLedger, Disposable {
     if (this.pumping) return;
     this.pumping = true;
     try {
-      while (!this.disposed && this.mode === 'redis' && this.queue.length > 0) {
+      while (!this.disposed && !this.outage && this.queue.length > 0) {
         const waiter = this.queue[0];
-        const id = `${this.processId}:${this.nextId++}`;
+        const id = this.callId();
         let reply: AcquireReply;
         try {
           reply = (await this.script(SCRIPTS.acquire, this.acquireKeys(), this.acquireArgs(id))) as AcquireReply;
@@ -219,11 +205,11 @@ export class RedisRateLedger implements RateLedger, Disposable {
     } finally {
       this.pumping = false;
     }
-    if (!this.disposed && this.mode === 'redis' && this.queue.length > 0) void this.pump();
+    if (!this.disposed && !this.outage && this.queue.length > 0) void this.pump();
   }
 
   private grant(waiter: Waiter, id: string): void {
-    const slot = this.redisSlot(id);
+    const slot = this.flight.slot(id);
     const index = this.queue.indexOf(waiter);
     if (index < 0) return slot.release(); // cancelled while Redis answered
     this.queue.splice(index, 1);
@@ -231,46 +217,8 @@ export class RedisRateLedger implements RateLedger, Disposable {
     waiter.resolve(slot);
   }
 
-  private redisSlot(id: string): Slot {
-    let state: 'granted' | 'sent' | 'done' = 'granted';
-    this.flight.set(id, {});
-    this.startRenewing();
-    const finish = (how: 'logged' | 'unsent') => {
-      if (state === 'done') return;
-      state = 'done';
-      const call = this.flight.get(id);
-      this.flight.delete(id);
-      if (call?.reserved) {
-        if (how === 'logged') call.reserved.markFailed();
-        else call.reserved.release();
-      }
-      // While Redis is away the call's lease logs it there (invariant, 3).
-      if (this.mode !== 'redis') return;
-      this.script(SCRIPTS.done, this.acquireKeys(), [id, how, this.keyTtlMs(), this.options.keys.events]).catch((error) => this.lose(error));
-    };
-    return {
-      markSent: () => {
-        if (state === 'granted') state = 'sent';
-      },
-      markAnswered: () => finish('logged'),
-      markFailed: () => finish('logged'),
-      release: () => finish(state === 'sent' ? 'logged' : 'unsent'),
-    };
-  }
-
-  private startRenewing(): void {
-    if (this.renewTimer) return;
-    const lease = this.leaseMs();
-    this.renewTimer = setInterval(() => {
-      if (this.flight.size === 0) {
-        clearInterval(this.renewTimer);
-        this.renewTimer = undefined;
-        return;
-      }
-      if (this.mode !== 'redis') return;
-      this.script(SCRIPTS.renew, [this.options.keys.flight], [lease, this.keyTtlMs(), ...this.flight.keys()]).catch((error) => this.lose(error));
-    }, lease / 3);
-    this.renewTimer.unref?.();
+  private callId(): string {
+    return `${this.processId}:${this.nextId++}`;
   }
 
   private acquireKeys(): string[] {
@@ -343,118 +291,38 @@ export class RedisRateLedger implements RateLedger, Disposable {
   // ---- Redis lost: this process's share, locally --------------------------------------------------
 
   private lose(error: unknown): void {
-    if (this.disposed || this.mode === 'local') return;
-    this.mode = 'local';
-    this.lostAt = this.options.clock.monotonic();
-    const { logger } = this.options;
+    if (this.disposed || this.outage) return;
+    const outage = new RedisOutage({
+      ...this.options,
+      queue: this.queue,
+      snapshot: this.snapshot,
+      pausedUntil: this.localPausedUntil,
+      callId: () => this.callId(),
+      changed: () => this.changes.fire(),
+      longestSpanMs: () => this.longestSpanMs(),
+      connected: () => this.options.connection.status === 'ready' && this.options.subscriber.status === 'ready',
+      writeBack: (calls) => this.writeBack(calls),
+      backToRedis: () => this.backToRedis(),
+    });
+    this.outage = outage;
     if (!this.warned) {
       this.warned = true;
-      logger.warn(
-        l10n.t(
-          'Rate-limit ledger: Redis cannot be reached ({0}); this process goes on with its own ledger at 1/{1} of the limits until Redis answers again.',
-          reasonOf(error),
-          this.options.expectedProcesses,
-        ),
-      );
+      outage.warn(error);
     }
-    this.fallback = fallbackScheduler({ ...this.options, processes: this.options.expectedProcesses, snapshot: this.snapshot });
-    this.fallback.onDidChange(() => this.changes.fire());
-    const pausedFor = (this.localPausedUntil ?? 0) - this.lostAt;
-    if (pausedFor > 0) this.fallback.pause(pausedFor);
-    this.fallbackEnded = [];
-    for (const call of this.flight.values()) call.reserved = this.fallback.reserve();
-    this.fallbackInFlight = 0;
-    for (const waiter of this.queue) this.handToFallback(waiter);
+    outage.begin(this.flight.values());
     this.wake?.();
-    this.scheduleReturn();
     this.changes.fire();
   }
 
-  private handToFallback(waiter: Waiter): void {
-    const fallback = this.fallback!;
-    const handed = new AbortController();
-    waiter.handed = handed;
-    // In the queue's order (the calls to the front are at its head already).
-    fallback.acquire({ signal: handed.signal }).then(
-      (slot) => {
-        const index = this.queue.indexOf(waiter);
-        if (waiter.handed !== handed || index < 0) return slot.release();
-        this.queue.splice(index, 1);
-        waiter.handed = undefined;
-        waiter.detach();
-        waiter.resolve(this.fallbackSlot(slot));
-      },
-      (error) => {
-        const index = this.queue.indexOf(waiter);
-        if (waiter.handed !== handed || index < 0) return; // taken back for Redis, or cancelled
-        this.queue.splice(index, 1);
-        waiter.detach();
-        waiter.reject(error);
-      },
-    );
-  }
-
-  private fallbackSlot(slot: Slot): Slot {
-    const id = `${this.processId}:${this.nextId++}`;
-    let sent = false;
-    let done = false;
-    this.fallbackInFlight++;
-    const finish = (logged: boolean, end: () => void) => {
-      if (done) return;
-      done = true;
-      this.fallbackInFlight--;
-      if (logged) this.fallbackEnded.push({ id, at: this.options.clock.monotonic() });
-      end();
-    };
-    return {
-      markSent: (origin) => {
-        sent = true;
-        slot.markSent(origin);
-      },
-      markAnswered: () => finish(true, () => slot.markAnswered()),
-      markFailed: () => finish(true, () => slot.markFailed()),
-      release: () => finish(sent, () => slot.release()),
-    };
-  }
-
-  private scheduleReturn(): void {
-    const retry = this.options.retryMs ?? 250;
-    const at = Math.max(this.lostAt + this.longestSpanMs(), this.options.clock.monotonic()) + retry;
-    this.returnTimer = this.options.clock.setTimeout(() => {
-      this.returnTimer = undefined;
-      void this.tryReturn();
-    }, at - this.options.clock.monotonic());
-  }
-
-  /** Back to Redis once it answers, a longest window after the loss, with nothing of the local ledger in flight. */
-  private async tryReturn(): Promise<void> {
-    if (this.disposed || this.mode !== 'local') return;
-    // The seed below is the proof that Redis answers again (after a timeout the connection never closed).
-    const ready = this.options.connection.status === 'ready' && this.options.subscriber.status === 'ready';
-    if (!ready || this.fallbackInFlight > 0) return this.scheduleReturn();
-    const now = this.options.clock.monotonic();
-    const horizon = now - this.longestSpanMs();
-    const seeds = this.fallbackEnded.filter((call) => call.at > horizon).flatMap((call) => [call.id, now - call.at]);
-    try {
-      await this.script(SCRIPTS.seed, this.options.keys.logs, [this.keyTtlMs(), ...seeds]);
-      await this.refreshPause();
-    } catch {
-      return this.scheduleReturn();
-    }
-    if (this.disposed || this.mode !== 'local' || this.fallbackInFlight > 0) return this.mode === 'local' ? this.scheduleReturn() : undefined;
-    this.backToRedis();
+  private async writeBack(calls: Array<string | number>): Promise<void> {
+    await this.script(SCRIPTS.seed, this.options.keys.logs, [this.keyTtlMs(), ...calls]);
+    await this.refreshPause();
   }
 
   private backToRedis(): void {
-    this.mode = 'redis';
-    for (const waiter of this.queue) {
-      const handed = waiter.handed;
-      waiter.handed = undefined;
-      handed?.abort();
-    }
-    this.fallback?.dispose();
-    this.fallback = undefined;
-    this.options.logger.info(l10n.t('Rate-limit ledger: Redis answers again; this process shares the limits through it again.'));
+    const outage = this.outage;
+    this.outage = undefined;
+    outage?.end();
     this.changes.fire();
     // Quota changes made meanwhile were not shared.
     this.quotaSharing?.start().catch(() => undefined);
