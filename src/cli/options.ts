@@ -59,8 +59,13 @@ const GRANTS: readonly GrantChoice[] = ['client_credentials', 'password', 'devic
 function positive(name: string, value: string, { integer = false, max = Infinity, zero = false } = {}): number {
   const n = Number(value);
   const ok = value.trim() !== '' && Number.isFinite(n) && (zero ? n >= 0 : n > 0) && n <= max && (!integer || Number.isInteger(n));
-  if (!ok) throw new UsageError(l10n.t('{0} needs a number ({1}), got "{2}".', name, integer ? l10n.t('a whole number') : l10n.t('a number'), value));
+  if (!ok) throw new UsageError(`${integer ? l10n.t('{0} needs a whole number, got "{1}".', name, value) : l10n.t('{0} needs a number, got "{1}".', name, value)} ${rangeOf(zero, max)}`);
   return n;
+}
+
+function rangeOf(zero: boolean, max: number): string {
+  if (Number.isFinite(max)) return zero ? l10n.t('It goes from 0 to {0}.', max) : l10n.t('It is above 0 and at most {0}.', max);
+  return zero ? l10n.t('It is 0 or more.') : l10n.t('It is above 0.');
 }
 
 export const OPTIONS: readonly OptionSpec[] = [
@@ -135,10 +140,9 @@ export function parseArguments(argv: readonly string[]): Arguments {
 
 /** The help text, made from the table. */
 export function usageText(): string {
-  const rows = OPTIONS.map((option) => {
-    const left = option.value ? `${option.name} ${option.value}` : option.name;
-    return `  ${left.padEnd(34)} ${option.help()}${option.commands.includes('login') ? '' : ` (${l10n.t('run only')})`}`;
-  });
+  const left = (option: OptionSpec) => (option.value ? `${option.name} ${option.value}` : option.name);
+  const width = Math.max(...OPTIONS.map((option) => left(option).length));
+  const rows = OPTIONS.map((option) => `  ${left(option).padEnd(width)}  ${option.help()}${option.commands.includes('login') ? '' : ` (${l10n.t('run only')})`}`);
   return [
     l10n.t('Usage: tenant-api run <files or globs> [options]'),
     l10n.t('       tenant-api login [options]      sign in with the device code flow'),
