@@ -39,6 +39,8 @@ export interface CreateLedgerOptions {
   connectTimeoutMs?: number;
   /** Default 1000: a command without an answer by then has failed (the call is not acquired). */
   commandTimeoutMs?: number;
+  /** A call's lease in Redis, renewed while it is in flight. Default 15 s. */
+  leaseMs?: number;
   clock?: Clock;
 }
 
@@ -74,6 +76,7 @@ export async function createLedger(options: CreateLedgerOptions): Promise<RateLe
     logger,
     quota: options.quota,
     expectedProcesses: options.expectedProcesses ?? DEFAULT_EXPECTED_PROCESSES,
+    leaseMs: options.leaseMs,
   });
   try {
     await ledger.start();

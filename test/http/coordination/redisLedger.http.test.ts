@@ -124,6 +124,29 @@ describe('Redis ledger: processes sharing one application (real redis-server)', 
     }
   });
 
+  it('a call still in flight keeps its lease (renewed every third of it), and leaves the flight set when it ends', async () => {
+    const limits: RateLimit[] = [{ unit: 'second', windowMs: 300, max: 3 }];
+    const application = { authUrl: 'https://id.example/lease', clientId: 'app' };
+    const made = await ledger({ limits, application, leaseMs: 300 });
+    const slot = await made.acquire({ signal: new AbortController().signal });
+    slot.markSent('http://127.0.0.1:1');
+    const admin = new Redis(server.url);
+    try {
+      const keys = ledgerKeys(application.authUrl, application.clientId, limits);
+      await sleep(1000);
+      const [seconds, micros] = await admin.time();
+      const now = Number(seconds) * 1000 + Number(micros) / 1000;
+      const leases = await admin.zrange(keys.flight, 0, -1, 'WITHSCORES');
+      assert.equal(leases.length, 2, 'the call is still in flight after three leases');
+      assert.ok(Number(leases[1]) > now, `its lease runs out in the future (${Math.round(Number(leases[1]) - now)} ms)`);
+      slot.markAnswered();
+      for (let i = 0; i < 50 && (await admin.zcard(keys.flight)) > 0; i++) await sleep(10);
+      assert.equal(await admin.zcard(keys.flight), 0, 'no call left in flight once answered');
+    } finally {
+      admin.disconnect();
+    }
+  });
+
   it('a 429 pause in one process holds the other', async () => {
     const limits: RateLimit[] = [{ unit: 'second', windowMs: 200, max: 5 }];
     const application = { authUrl: 'https://id.example/pause', clientId: 'app' };
