@@ -112,7 +112,8 @@ async function platformFor(prepared: Prepared, tokens: AccessTokenSource, deps: 
 
 function load(prepared: Prepared, platform: Pick<Platform, 'client'>, deps: CliDeps): LoadedFile[] {
   const files = expandFiles(prepared.args.files, deps.cwd);
-  return loadFiles(files, deps.cwd, { routeFor: (p) => platform.client.routeFor(p), environment: prepared.settings.environment.settings.variables, system: defaultSystemContext() });
+  const context = { routeFor: (p: string) => platform.client.routeFor(p), environment: prepared.settings.environment.settings.variables, system: defaultSystemContext() };
+  return loadFiles(files, deps.cwd, context, (line) => prepared.args.verbosity !== 'quiet' && deps.output.err(line));
 }
 
 async function dryRun(prepared: Prepared, deps: CliDeps): Promise<number> {

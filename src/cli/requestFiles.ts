@@ -15,6 +15,8 @@ import { UsageError } from './options';
 const REQUEST_FILE = /\.(http|rest)$/i;
 /** A file with these errors does not parse: nothing is sent (the other diagnostics fail their own request). */
 const FATAL_CODES: ReadonlySet<DiagnosticCode> = new Set(['parse', 'assertion']);
+/** What the file says that the run will not do: a script block it will not run, a credential header it will not send. */
+const WARNED_CODES: ReadonlySet<DiagnosticCode> = new Set(['script', 'credentialHeader']);
 const SKIPPED_FOLDERS = new Set(['node_modules', '.git']);
 
 export function globPattern(glob: string): RegExp {
@@ -78,15 +80,17 @@ export function expandFiles(patterns: readonly string[], cwd: string): string[] 
   return files;
 }
 
-/** Reads and parses each file; throws a UsageError listing every syntax error (file:line: message). */
-export function loadFiles(files: readonly string[], cwd: string, context: DiagnosticContext): LoadedFile[] {
+/** Reads and parses each file; throws a UsageError listing every syntax error (file:line: message); says what will not be run or sent. */
+export function loadFiles(files: readonly string[], cwd: string, context: DiagnosticContext, warn: (line: string) => void = () => undefined): LoadedFile[] {
   const problems: string[] = [];
   const loaded = files.map((file) => {
     const shown = path.relative(cwd, file) || file;
     const text = fs.readFileSync(file, 'utf8');
     const parsed = parseRequestFile(text);
-    for (const diagnostic of diagnoseRequestFile(text, parsed, context)) {
-      if (diagnostic.severity === 'error' && FATAL_CODES.has(diagnostic.code)) problems.push(`${shown}:${diagnostic.line + 1}: ${diagnostic.message}`);
+    for (const diagnostic of diagnoseRequestFile(text, parsed, context).sort((a, b) => a.line - b.line)) {
+      const where = `${shown}:${diagnostic.line + 1}: ${diagnostic.message}`;
+      if (diagnostic.severity === 'error' && FATAL_CODES.has(diagnostic.code)) problems.push(where);
+      else if (WARNED_CODES.has(diagnostic.code)) warn(where);
     }
     if (parsed.requests.length === 0) problems.push(l10n.t('{0}: no request in the file', shown));
     return { file: shown, document: requestDocument(file, text, path.dirname(file)), parsed };

@@ -9,7 +9,8 @@ import { chooseGrant, missingCredentials } from '../../../src/cli/grants';
 import { parseJsonc } from '../../../src/cli/jsonc';
 import { UsageError } from '../../../src/cli/options';
 import { nextCallRefusal, startRefusal } from '../../../src/cli/quotaGuard';
-import { expandFiles, globPattern } from '../../../src/cli/requestFiles';
+import { expandFiles, globPattern, loadFiles } from '../../../src/cli/requestFiles';
+import { defaultSystemContext } from '../../../src/engine/systemVariables';
 import { readWorkspaceSettings } from '../../../src/cli/workspaceSettings';
 import { redact } from '../../../src/common/redact';
 import { quoteArgument, runnerCommandLine } from '../../../src/requestFiles/runnerCommandLine';
@@ -72,6 +73,21 @@ describe('tenant-api inputs', () => {
     assert.deepEqual(relative(expandFiles(['tests/**/*.http', 'tests'], folder)), ['tests/a.http', 'tests/deep/b.rest']);
     assert.deepEqual(relative(expandFiles(['tests/deep/b.rest', 'tests/*.http'], folder)), ['tests/deep/b.rest', 'tests/a.http']);
     assert.throws(() => expandFiles(['missing/*.http'], folder), (error: unknown) => error instanceof UsageError && /No request file matches "missing\/\*\.http"/.test(error.message));
+  });
+
+  it('says which lines of a file will not be run or sent (a script block, a credential header), and fails on a malformed assertion', () => {
+    const file = path.join(folder, 'tests', 'warned.http');
+    fs.writeFileSync(file, ['GET /v10/user-tenants', 'Authorization: Bearer x', '?? status == 200', '', '> {%', '  client.test("t", () => true);', '%}'].join('\n'));
+    const context = { routeFor: () => ({ prefix: '/v10', host: 'base' }) as never, environment: {}, system: defaultSystemContext() };
+    const warnings: string[] = [];
+    const [loaded] = loadFiles([file], folder, context, (line) => warnings.push(line));
+    assert.equal(loaded.parsed.requests[0].assertions.length, 1);
+    assert.equal(warnings.length, 2, warnings.join('\n'));
+    assert.match(warnings[0], /^tests\/warned\.http:2: Authorization is not sent from a file/);
+    assert.match(warnings[1], /^tests\/warned\.http:5: Scripts in request files are never run/);
+    fs.writeFileSync(file, 'GET /v10/user-tenants\n?? status frobnicates 200\n');
+    assert.throws(() => loadFiles([file], folder, context), (error: unknown) => error instanceof UsageError && /warned\.http:2: /.test(error.message));
+    fs.rmSync(file);
   });
 
   it('guards the quota: refuses to start or to make the next call below --keep-quota, and stops at --max-calls', () => {
