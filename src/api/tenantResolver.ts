@@ -31,7 +31,22 @@ export interface TenantSource {
   active(): { id: string } | undefined;
   /** Whether an account is signed in: signed out, no tenant is anyone's, and the cause is the sign-out. */
   isSignedIn(): boolean;
+  /** How this front end's user chooses a tenant, where it is not the editor's (the command line's --tenant). */
+  wording?: TenantWording;
 }
+
+/** The sentences that tell the user how to choose a tenant. */
+export interface TenantWording {
+  /** A path that needs a tenant, and none was named or chosen. */
+  needsTenant(path: string): string;
+  /** The tenant chosen for requests that name none is not the user's. */
+  chosenNotYours(id: string): string;
+}
+
+const EDITOR_WORDING: TenantWording = {
+  needsTenant: (path) => l10n.t('{0} needs a tenant: name one, or set an active tenant in the Tenants view.', path),
+  chosenNotYours: () => l10n.t('The active tenant is not one of your tenants any more: choose another one.'),
+};
 
 /**
  * `required`: the route needs a tenant (the active one when the request names none); `optional`: the
@@ -70,10 +85,10 @@ export class TenantResolver {
     const active = need === 'named' ? undefined : this.source.active();
     if (!active) {
       if (need !== 'required') return undefined;
-      throw new ApiError('tenant', l10n.t('{0} needs a tenant: name one, or set an active tenant in the Tenants view.', path.split('?')[0]));
+      throw new ApiError('tenant', (this.source.wording ?? EDITOR_WORDING).needsTenant(path.split('?')[0]));
     }
     const tenant = await this.find(active.id);
-    if (!tenant && need === 'required') throw new ApiError('tenant', l10n.t('The active tenant is not one of your tenants any more: choose another one.'));
+    if (!tenant && need === 'required') throw new ApiError('tenant', (this.source.wording ?? EDITOR_WORDING).chosenNotYours(active.id));
     return tenant;
   }
 }

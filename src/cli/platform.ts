@@ -71,6 +71,10 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     tenants: async () => (listed = await client.listTenants()),
     active: () => (options.tenant ? { id: options.tenant } : undefined),
     isSignedIn: () => true,
+    wording: {
+      needsTenant: (path) => l10n.t('{0} needs a tenant: name one in the file (@tenant = CODE, or # @tenant CODE above the request) or with --tenant CODE.', path),
+      chosenNotYours: (id) => l10n.t('The tenant {0} of --tenant is not one of your tenants (code, description or id).', id),
+    },
   });
   const runner = new RequestFileRunner({
     sender: { api: client, tenants, baseUrl: () => options.api.baseUrl, fetch: options.fetch, timeoutMs: () => options.api.requestTimeoutSeconds * 1000 },

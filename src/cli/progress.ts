@@ -32,7 +32,7 @@ export function requestLines(report: RequestReport, verbosity: Verbosity): strin
 export function progressReporter(output: Output, verbosity: Verbosity, readings: () => readonly QuotaReading[]): RunProgress {
   return {
     fileStarted(file, requests) {
-      if (verbosity !== 'quiet') output.out(l10n.t('{0} ({1} requests)', file, requests));
+      if (verbosity !== 'quiet') output.out(l10n.byCount(requests, l10n.t('{0} ({1} request)', file, requests), l10n.t('{0} ({1} requests)', file, requests)));
     },
     requestStarted(file, name) {
       output.status(`${file} › ${name} …`);

@@ -102,6 +102,19 @@ describe('tenant-api, the built runner, against the sandbox', function () {
     assert.match(tenant.stdout, /client credentials grant signs in no user.*TENANT_API_USERNAME and TENANT_API_PASSWORD/);
   });
 
+  it('a tenant the run needs: --tenant CODE for requests that name none; a missing or foreign one says so in the runner\'s words (exit 3)', async () => {
+    fs.writeFileSync(path.join(folder, 'untenanted.http'), 'GET /efat/api/v1/ditte?dimensionePagina=1\n?? status == 200\n');
+    const chosen = await run(['run', 'untenanted.http', '--env', 'Sandbox', '--tenant', 'RC-MI'], passwordEnv);
+    assert.equal(chosen.code, 0, chosen.stdout + chosen.stderr);
+    const none = await run(['run', 'untenanted.http', '--env', 'Sandbox'], passwordEnv);
+    assert.equal(none.code, 3);
+    assert.match(none.stdout, /needs a tenant: name one in the file \(@tenant = CODE.*or with --tenant CODE/);
+    assert.doesNotMatch(none.stdout, /Tenants view/);
+    const foreign = await run(['run', 'untenanted.http', '--env', 'Sandbox', '--tenant', 'NOPE'], passwordEnv);
+    assert.equal(foreign.code, 3);
+    assert.match(foreign.stdout, /The tenant NOPE of --tenant is not one of your tenants/);
+  });
+
   it('a wrong secret: the sign-in exit code (4) and a message that names what to check; nothing is sent', async () => {
     const before = sandbox.requests.length;
     const result = await run(['run', 'smoke.http', '--env', 'Sandbox'], { ...passwordEnv, TENANT_API_CLIENT_SECRET: 'wrong-secret-value' });
