@@ -9,24 +9,11 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Sandbox } from '../../sandbox';
 import { driver } from './helpers/driver';
+import { clickLens, openFile, tabsLabelled } from './helpers/requestFileEditor';
 import { endWorkbenchSuite, startSignedInAsMario, waitFor } from './helpers/workbench';
 
 const repoRoot = process.env.TENANT_API_TEST_REPO ?? path.resolve(__dirname, '..', '..', '..', '..');
 const SUGGESTIONS = '.editor-widget.suggest-widget.visible .monaco-list';
-
-function tabsLabelled(prefix: string): vscode.Tab[] {
-  return vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.label.startsWith(prefix));
-}
-
-async function openFile(file: string): Promise<vscode.TextEditor> {
-  const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
-  return vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.One, preview: false });
-}
-
-async function clickLens(editor: vscode.TextEditor, line: number, tooltip: string): Promise<void> {
-  editor.revealRange(new vscode.Range(line, 0, line, 0), vscode.TextEditorRevealType.AtTop);
-  await driver.click(`.codelens-decoration a[title="${tooltip}"]`, { timeoutMs: 20_000 });
-}
 
 function lineOf(editor: vscode.TextEditor, text: string, from = 0): number {
   const line = editor.document.getText().split('\n').findIndex((candidate, index) => index >= from && candidate.startsWith(text));

@@ -7,24 +7,10 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Sandbox } from '../../sandbox';
 import { driver } from './helpers/driver';
+import { clickLens, openFile, tabsLabelled } from './helpers/requestFileEditor';
 import { configure, endWorkbenchSuite, extensionExports, setLicenceKeys, signOutEveryone, startSignedInAsMario, waitFor, workbenchApi } from './helpers/workbench';
 
 const repoRoot = process.env.TENANT_API_TEST_REPO ?? path.resolve(__dirname, '..', '..', '..', '..');
-
-function tabsLabelled(prefix: string): vscode.Tab[] {
-  return vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.label.startsWith(prefix));
-}
-
-async function openFile(file: string): Promise<vscode.TextEditor> {
-  const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
-  return vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.One, preview: false });
-}
-
-/** Scrolls the request line to the top and clicks the CodeLens whose tooltip is `tooltip`. */
-async function clickLens(editor: vscode.TextEditor, line: number, tooltip: string): Promise<void> {
-  editor.revealRange(new vscode.Range(line, 0, line, 0), vscode.TextEditorRevealType.AtTop);
-  await driver.click(`.codelens-decoration a[title="${tooltip}"]`, { timeoutMs: 20_000 });
-}
 
 function lineOf(editor: vscode.TextEditor, text: string): number {
   const line = editor.document.getText().split('\n').findIndex((candidate) => candidate.startsWith(text));
