@@ -14,7 +14,7 @@ import type { ResponseDocuments } from '../../views/responseDocuments';
 import { responseTitle, selectorLine } from '../../views/responsePresentation';
 import { isRequestDocument, ParsedDocuments, requestDocument } from './documents';
 import { historyEntryOf } from './fileHistory';
-import { maskResponse, requestContextLines } from './responseTabs';
+import { maskResponse, requestFileTabParts } from './responseTabs';
 import { sendAllTable } from './sendAllTable';
 import { confirmRunCost, fileRunCost, type RunCostDeps } from './runCostPrompt';
 import { describeRunCost } from '../../api/runCost';
@@ -183,12 +183,11 @@ async function show(document: vscode.TextDocument, outcome: RunOutcome, deps: Co
   if (!response) return result;
   const selector = outcomeSelector(outcome, (path) => deps.api.routeFor(path), deps.baseUrl());
   const source = `${vscode.workspace.asRelativePath(document.uri)}:${outcome.request.requestLine + 1}`;
-  const context = requestContextLines(response, {
+  const { context, request } = requestFileTabParts(response, {
     selectedBy: selector && selectorLine(selector),
-    bodyBytes: outcome.prepared?.body === undefined ? undefined : Buffer.byteLength(outcome.prepared.body),
+    body: outcome.prepared?.body,
     source,
     secrets: outcome.prepared?.secrets ?? [],
-    locale: vscode.env.language,
   });
   context.push(...assertionSectionLines(outcome.assertions));
   const shown = maskResponse({ ...response, warnings: [...new Set([...(outcome.error ? [outcome.error.message] : []), ...warnings, ...response.warnings])] }, outcome.prepared?.secrets ?? []);
@@ -197,6 +196,7 @@ async function show(document: vscode.TextDocument, outcome: RunOutcome, deps: Co
     tabKey: `${document.uri.toString()}#${outcome.label}`,
     receivedAt: Date.now(),
     context,
+    request,
     preserveFocus: true,
     origin: { kind: 'requestFile' as const, file: document.uri.toString(), index: outcome.request.index, name: outcome.request.name },
   };

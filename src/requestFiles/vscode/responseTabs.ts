@@ -1,8 +1,6 @@
 /** The header block of a request file's response tab: the request as sent, its secrets masked. */
 import * as vscode from 'vscode';
 import type { ApiResponse } from '../../api/types';
-import { formatBytes } from '../../views/responseFormat';
-import { shownHeaderValue } from '../../views/responsePresentation';
 
 function mask(text: string, secrets: readonly string[]): string {
   let out = text;
@@ -16,19 +14,19 @@ export function maskResponse(response: ApiResponse, secrets: readonly string[]):
   return { ...response, url: mask(response.url, secrets) };
 }
 
-/** The request part of the header block: method, URL, headers as sent (credentials masked), body size. */
-export function requestContextLines(
+/**
+ * What a request file's tab adds to the one header block of views/responseFormat: where the request
+ * is (file:line) and what selected its data, then the request as sent, given as Send Request gives it
+ * (the format writes the headers, credentials masked by name, and the body) with the values of the
+ * file's secrets masked here.
+ */
+export function requestFileTabParts(
   response: ApiResponse,
-  options: { selectedBy?: string; bodyBytes?: number; source: string; secrets: readonly string[]; locale: string },
-): string[] {
-  const lines = [vscode.l10n.t('Request: {0}', options.source)];
+  options: { selectedBy?: string; body?: string; source: string; secrets: readonly string[] },
+): { context: string[]; request: { headers: Record<string, string>; bodyText?: string } } {
+  const context = [vscode.l10n.t('Request: {0}', options.source)];
   // What selected the data (responsePresentation.selectorLine): the tenant, or the licence key's organization.
-  if (options.selectedBy) lines.push(options.selectedBy);
-  lines.push(vscode.l10n.t('Request headers'));
-  for (const name of Object.keys(response.requestHeaders).sort()) {
-    // Masked by name (the one isSecretHeader rule, also for a secret header written in the file) and by value.
-    lines.push(`  ${name}: ${mask(shownHeaderValue(name, response.requestHeaders[name]), options.secrets)}`);
-  }
-  lines.push(vscode.l10n.t('Request body: {0}', options.bodyBytes === undefined ? vscode.l10n.t('none') : formatBytes(options.bodyBytes, options.locale)));
-  return lines;
+  if (options.selectedBy) context.push(options.selectedBy);
+  const headers = Object.fromEntries(Object.entries(response.requestHeaders).map(([name, value]) => [name, mask(value, options.secrets)]));
+  return { context, request: { headers, bodyText: options.body === undefined ? undefined : mask(options.body, options.secrets) } };
 }

@@ -176,7 +176,8 @@ describe('Assertions in request files', function () {
     const sent = sandbox.requests.slice(before).filter((request) => request.path === '/api/configurazioni');
     assert.equal(sent.length, 1);
     assert.equal(sent[0].body, '{"a": 1}', 'the body without the handler');
-    assert.match(text, /^\/\/ Request body: 8 B$/m);
+    assert.match(text, /^\/\/ Request body \(8 B\)\n\/\/ {3}\{"a": 1\}$/m, 'the tab shows the body as sent, as a Send Request tab does');
+    assert.doesNotMatch(text, /client\.test/, 'the handler is not part of it');
     assert.match(text, /^\/\/ Assertions: 1 passed, 0 failed$/m, 'the answer an error carried is checked too');
   });
 
