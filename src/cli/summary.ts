@@ -14,11 +14,9 @@ export function summaryLines(report: RunReport, reason: ExitReason): string[] {
   const lines = [''];
   if (report.files.length > 1) for (const file of report.files) lines.push(`${file.file}: ${countsText(counts(file.requests))}`);
   const seconds = (report.timeMs / 1000).toFixed(1);
-  const head = l10n.byCount(
-    all.length,
-    l10n.t('{0} request: {1}; {2} calls in {3} s ({4})', all.length, countsText(counts(all)), report.calls, seconds, report.environment),
-    l10n.t('{0} requests: {1}; {2} calls in {3} s ({4})', all.length, countsText(counts(all)), report.calls, seconds, report.environment),
-  );
+  const requests = l10n.byCount(all.length, l10n.t('{0} request', all.length), l10n.t('{0} requests', all.length));
+  const calls = l10n.byCount(report.calls, l10n.t('{0} call', report.calls), l10n.t('{0} calls', report.calls));
+  const head = l10n.t('{0}: {1}; {2} in {3} s ({4})', requests, countsText(counts(all)), calls, seconds, report.environment);
   lines.push(head);
   if (report.stopped) lines.push(report.stopped.message);
   const exit = EXIT_CODES.find((entry) => entry.reason === reason)!;
