@@ -70,6 +70,8 @@ export async function runFiles(files: readonly LoadedFile[], deps: FileRunDeps, 
     report.files.push(fileReport);
     const fileStarted = deps.now();
     deps.progress.fileStarted(file.file, file.parsed.requests.length);
+    // A request that failed is not sent again for a later one that reads it (SendOptions.attempted).
+    const attempted = new Map<number, RunOutcome>();
     for (const [index, request] of file.parsed.requests.entries()) {
       const refusal = report.stopped ? report.stopped.message : nextCallRefusal(deps.readings(), moduleOf(request.url, deps.routeFor), report.calls, limits);
       if (refusal) {
@@ -80,7 +82,7 @@ export async function runFiles(files: readonly LoadedFile[], deps: FileRunDeps, 
       const name = request.name ?? l10n.t('line {0}', request.requestLine + 1);
       deps.progress.requestStarted(file.file, name);
       const started = deps.now();
-      const outcome = withHint(await deps.runner.send(file.document, index), deps.tenantHint);
+      const outcome = withHint(await deps.runner.send(file.document, index, { attempted }), deps.tenantHint);
       const result = requestReport(outcome, started, deps.now() - started);
       fileReport.requests.push(result);
       report.calls += result.calls;

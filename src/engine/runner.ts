@@ -50,6 +50,12 @@ export interface RunOutcome {
 
 export interface SendOptions {
   signal?: AbortSignal;
+  /**
+   * The requests of this file already tried in this run (Send All, a test run, the command line), by
+   * index. One that failed is never sent again because a later request reads it: that request fails
+   * instead (a POST answered 500 may have been processed; sending it twice is not the runner's call).
+   */
+  attempted?: Map<number, RunOutcome>;
   /** Send even when the organization's last known usage reached its limit (Send Anyway). */
   sendOverQuota?: boolean;
   /** Send a static resource even when its answer is cached (Refresh). */
@@ -100,16 +106,23 @@ export class RequestFileRunner {
   ): Promise<RunOutcome[]> {
     const file = parseRequestFile(document.text);
     const outcomes: RunOutcome[] = [];
+    const attempted = new Map<number, RunOutcome>();
     for (const request of file.requests) {
       options.onProgress?.(outcomes.length, file.requests.length, request);
       if (options.signal?.aborted) break;
-      outcomes.push(await this.run(document, file, request, { signal: options.signal }, new Set()));
+      outcomes.push(await this.run(document, file, request, { signal: options.signal, attempted }, new Set()));
     }
     options.onProgress?.(outcomes.length, file.requests.length, undefined);
     return outcomes;
   }
 
   private async run(document: RequestDocument, file: ParsedFile, request: ParsedRequest, options: SendOptions, visiting: Set<number>): Promise<RunOutcome> {
+    const outcome = await this.attempt(document, file, request, options, visiting);
+    options.attempted?.set(request.index, outcome);
+    return outcome;
+  }
+
+  private async attempt(document: RequestDocument, file: ParsedFile, request: ParsedRequest, options: SendOptions, visiting: Set<number>): Promise<RunOutcome> {
     const outcome: RunOutcome = { request, label: labelOf(request), dependencies: [] };
     visiting.add(request.index);
     let prepared = prepareRequest(file, request, this.sources(document.key, file), document);
@@ -118,8 +131,9 @@ export class RequestFileRunner {
       for (const name of missing) {
         const dependency = file.requests.find((candidate) => candidate.name === name);
         if (!dependency || visiting.has(dependency.index)) continue;
-        const sent = await this.run(document, file, dependency, { signal: options.signal }, visiting);
-        outcome.dependencies.push(sent);
+        const earlier = options.attempted?.get(dependency.index);
+        const sent = earlier?.error ? earlier : await this.run(document, file, dependency, { signal: options.signal, attempted: options.attempted }, visiting);
+        if (sent !== earlier) outcome.dependencies.push(sent);
         if (sent.error) {
           const message = l10n.t('{0} needs {1}, which failed: {2}', outcome.label, name, sent.error.message);
           outcome.error = { kind: 'dependency', message, cause: sent.error.cause };

@@ -33,7 +33,7 @@ function response(request: ApiRequest, body: unknown): ApiResponse {
   };
 }
 
-function setup(options: { active?: string } = {}) {
+function setup(options: { active?: string; failing?: string } = {}) {
   const sent: ApiRequest[] = [];
   const fetched: Array<{ url: string; headers: Record<string, string> }> = [];
   const routes = new RouteTable();
@@ -43,6 +43,7 @@ function setup(options: { active?: string } = {}) {
         routeFor: (path) => routes.match(path),
         send: async (request) => {
           sent.push(request);
+          if (options.failing && request.path.startsWith(options.failing)) throw apiErrors.network('the server closed the connection', { method: String(request.method), url: request.path });
           return response(request, { total: 3, path: request.path, items: [{ id: 'a1' }] });
         },
       },
@@ -121,6 +122,23 @@ describe('engine/runner', () => {
     );
     const none = await runner.send(document('GET /api/configurazioni'), 0);
     assert.equal(none.assertions, undefined, 'no assertions, no results');
+  });
+
+  it('within a run, a request that failed is not sent again for a later one that reads it: that one fails with the reason', async () => {
+    const text = ['# @name create', 'POST /api/configurazioni', '', '{"a": 1}', '###', 'GET /api/x?id={{create.response.body.$.total}}'].join('\n');
+    const all = setup({ active: 't-mi', failing: '/api/configurazioni' });
+    const outcomes = await all.runner.sendAll(all.document(text));
+    assert.deepEqual(all.sent.map((request) => `${request.method} ${request.path}`), ['POST /api/configurazioni'], 'Send All: the POST once');
+    assert.equal(outcomes[1].error?.kind, 'dependency');
+    assert.match(outcomes[1].error!.message, /needs create, which failed: .*closed the connection/);
+    const one = setup({ active: 't-mi', failing: '/api/configurazioni' });
+    const attempted = new Map();
+    await one.runner.send(one.document(text), 0, { attempted });
+    await one.runner.send(one.document(text), 1, { attempted });
+    assert.equal(one.sent.length, 1, 'request by request with the run\'s memo (the command line, the Testing view): the POST once');
+    const alone = setup({ active: 't-mi', failing: '/api/configurazioni' });
+    await alone.runner.send(alone.document(text), 1);
+    assert.equal(alone.sent.length, 1, 'a Send of the reader alone still sends what it reads, once');
   });
 
   it('drops credential headers with a warning; never sends them to another host either', async () => {

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { describeRunCost, type RunCost } from '../../../api/runCost';
 import { confirmProtectedRun, withConfirmedCalls } from '../../../commands/protectedCallPrompt';
 import type { ParsedFile, ParsedRequest } from '../../../engine/parser';
-import type { RequestFileRunner } from '../../../engine/runner';
+import type { RequestFileRunner, RunOutcome } from '../../../engine/runner';
 import { dependencyNames, plannedCalls, selectTests, testIdOf } from '../../../engine/testing/testPlan';
 import { verdictOf, type TestVerdict } from '../../../engine/testing/testVerdict';
 import { readConfirmRunPercent } from '../../../settings/editorSettings';
@@ -123,6 +123,8 @@ async function sendSuites(suites: readonly Suite[], run: vscode.TestRun, token: 
   const listener = token.onCancellationRequested(() => abort.abort());
   try {
     for (const suite of suites) {
+      // A request that failed in this run is not sent again for the tests that read it (SendOptions.attempted).
+      const attempted = new Map<number, RunOutcome>();
       for (const test of suite.tests) {
         const item = suite.items.get(test.index)!;
         let verdict: TestVerdict;
@@ -130,7 +132,7 @@ async function sendSuites(suites: readonly Suite[], run: vscode.TestRun, token: 
           verdict = { kind: 'skipped' };
         } else {
           run.started(item);
-          const outcome = await deps.runner.send(requestDocument(suite.document), test.index, { signal: abort.signal });
+          const outcome = await deps.runner.send(requestDocument(suite.document), test.index, { signal: abort.signal, attempted });
           verdict = verdictOf(outcome, token.isCancellationRequested);
           if (verdict.kind === 'errored') report.firstError ??= { outcome, item };
         }
