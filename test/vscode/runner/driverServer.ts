@@ -119,6 +119,9 @@ const handlers: Record<string, Handler> = {
     );
     const stuck = others.filter((_, index) => !results[index]);
     for (const page of stuck) stuckPages.add(page);
+    // The editor's page in front again, as a user sees it once the other tabs are closed: a page behind
+    // another (a stuck one) is not rendered, and its notifications never show (seen under load).
+    await target.workbench.bringToFront().catch(() => undefined);
     return { closed: results.filter(Boolean).length, stuck: stuck.map((page) => page.url()) };
   },
   async screenshot(body, target) {

@@ -65,7 +65,7 @@ describe('sign-in: cancel in the browser, Sign In again', function () {
     // browser tab renders no notification), then presses Sign In again.
     await driver.closePages();
     const second = Promise.resolve(vscode.commands.executeCommand<AccountInfo | undefined>('tenantApi.signIn'));
-    await waitFor(async () => (await notificationsMatching(/already waiting/)).length > 0, { timeoutMs: 10_000, what: `"${ALREADY_WAITING}"` });
+    await waitFor(async () => (await notificationsMatching(/already waiting/)).length > 0, { timeoutMs: 20_000, what: `"${ALREADY_WAITING}"` });
     await driver.screenshot('sign-in-already-waiting');
     const mario = suite.user('mario.rossi');
     await driver.robot.setCredentials({ username: mario.username, password: mario.password });
