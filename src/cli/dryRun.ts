@@ -10,6 +10,7 @@ import * as l10n from '../common/l10n';
 import { redactedMark } from '../common/redact';
 import { prepareRequest, type PreparedRequest } from '../engine/prepare';
 import { callsByModule } from '../engine/runPlan';
+import { labelOf } from '../engine/runner';
 import type { VariableSources } from '../engine/variables';
 import type { LoadedFile } from './fileRun';
 
@@ -38,7 +39,7 @@ function routeText(prepared: PreparedRequest, deps: DryRunDeps): string {
 function requestLines(file: LoadedFile, deps: DryRunDeps): string[] {
   const lines: string[] = [file.file];
   for (const request of file.parsed.requests) {
-    const label = request.name ?? l10n.t('line {0}', request.requestLine + 1);
+    const label = labelOf(request);
     const outcome = prepareRequest(file.parsed, request, deps.sources(file), file.document);
     if (!outcome.ok) {
       const waits = outcome.problems.length > 0 && outcome.problems.every((problem) => problem.kind === 'notSent');

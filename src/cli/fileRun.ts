@@ -6,7 +6,7 @@
 import type { QuotaReading, RouteRule } from '../api/types';
 import * as l10n from '../common/l10n';
 import type { ParsedFile } from '../engine/parser';
-import type { RequestDocument, RequestFileRunner, RunOutcome } from '../engine/runner';
+import { labelOf, type RequestDocument, type RequestFileRunner, type RunOutcome } from '../engine/runner';
 import type { GuardLimits } from './quotaGuard';
 import { nextCallRefusal } from './quotaGuard';
 import { requestReport, type FileReport, type RequestReport, type RunReport } from './report';
@@ -46,7 +46,7 @@ function moduleOf(url: string, routeFor: FileRunDeps['routeFor']): string | unde
 
 function notRun(file: LoadedFile, from: number): RequestReport[] {
   return file.parsed.requests.slice(from).map((request) => ({
-    name: request.name ?? l10n.t('line {0}', request.requestLine + 1),
+    name: labelOf(request),
     line: request.requestLine + 1,
     method: request.method,
     url: request.url,
@@ -79,7 +79,7 @@ export async function runFiles(files: readonly LoadedFile[], deps: FileRunDeps, 
         fileReport.requests.push(...notRun(file, index));
         break;
       }
-      const name = request.name ?? l10n.t('line {0}', request.requestLine + 1);
+      const name = labelOf(request);
       deps.progress.requestStarted(file.file, name);
       const started = deps.now();
       const outcome = withHint(await deps.runner.send(file.document, index, { attempted }), deps.tenantHint);
