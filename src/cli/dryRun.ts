@@ -7,7 +7,7 @@ import { describeRunCost, runCost } from '../api/runCost';
 import { APPLICATION_LIMITS } from '../api/limits';
 import type { QuotaReading, RouteRule } from '../api/types';
 import * as l10n from '../common/l10n';
-import { redactedMark } from '../common/redact';
+import { maskValues, redactedMark } from '../common/redact';
 import { prepareRequest, type PreparedRequest } from '../engine/prepare';
 import { callsByModule } from '../engine/runPlan';
 import { labelOf } from '../engine/runner';
@@ -20,10 +20,6 @@ export interface DryRunDeps {
   /** Modules that have a licence key set (TENANT_API_KEY_<MODULE>). */
   hasKey(module: string): boolean;
   readings(): readonly QuotaReading[];
-}
-
-function masked(text: string, secrets: readonly string[]): string {
-  return secrets.reduce((result, secret) => (secret.length >= 3 ? result.split(secret).join(redactedMark()) : result), text);
 }
 
 function routeText(prepared: PreparedRequest, deps: DryRunDeps): string {
@@ -48,8 +44,8 @@ function requestLines(file: LoadedFile, deps: DryRunDeps): string[] {
     }
     const prepared = outcome.request;
     const target = prepared.target.kind === 'path' ? prepared.target.path : prepared.target.url.href;
-    lines.push(`  ${label}: ${prepared.method} ${masked(target, prepared.secrets)}`, `    → ${routeText(prepared, deps)}`);
-    for (const [name, value] of Object.entries(prepared.headers)) lines.push(`    ${name}: ${masked(value, prepared.secrets)}`);
+    lines.push(`  ${label}: ${prepared.method} ${maskValues(target, prepared.secrets, redactedMark())}`, `    → ${routeText(prepared, deps)}`);
+    for (const [name, value] of Object.entries(prepared.headers)) lines.push(`    ${name}: ${maskValues(value, prepared.secrets, redactedMark())}`);
     if (prepared.body !== undefined) lines.push(`    ${l10n.t('body: {0} bytes', Buffer.byteLength(prepared.body))}`);
     for (const name of prepared.droppedCredentialHeaders) lines.push(`    ${l10n.t('{0} is not sent from a file: the runner sets it', name)}`);
   }

@@ -2,7 +2,7 @@
  * What a run came to, as plain data: the JUnit and JSON writers, the summary and the exit code are
  * made from it. Every text in it has passed through redaction (a server may echo a secret back).
  */
-import { redact } from '../common/redact';
+import { maskValues, redact } from '../common/redact';
 import type { AssertionResult } from '../engine/assertions/evaluateAssertion';
 import type { RunOutcome } from '../engine/runner';
 import type { ExitReason } from './exitCodes';
@@ -75,7 +75,7 @@ function sentUrl(outcome: RunOutcome): string {
   const prepared = outcome.prepared;
   if (!prepared) return outcome.request.url;
   const url = prepared.target.kind === 'path' ? prepared.target.path : prepared.target.url.href;
-  return prepared.secrets.reduce((text, secret) => (secret ? text.split(secret).join('***') : text), url);
+  return maskValues(url, prepared.secrets);
 }
 
 export function requestReport(outcome: RunOutcome, startedAt: number, timeMs: number): RequestReport {

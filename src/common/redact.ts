@@ -49,6 +49,17 @@ export function registerSecret(value: string | undefined): void {
   if (value && value.length >= 6) knownSecrets.add(value);
 }
 
+/** Values shorter than this are not masked where they appear: every "a" of a text would go. */
+export const MIN_MASKED_LENGTH = 3;
+
+/**
+ * A text with the given values (a request's secret variables) replaced by `mark`: what a request file's
+ * secrets look like wherever the request is shown (its tab, the runner's reports and dry run).
+ */
+export function maskValues(text: string, values: readonly string[], mark = '***'): string {
+  return values.reduce((result, value) => (value.length >= MIN_MASKED_LENGTH ? result.split(value).join(mark) : result), text);
+}
+
 export function forgetSecret(value: string | undefined): void {
   if (value) knownSecrets.delete(value);
 }

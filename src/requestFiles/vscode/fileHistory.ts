@@ -4,6 +4,7 @@
  */
 import type { HistoryEntry } from '../../commands/requestHistory';
 import { parseQuery } from '../../commands/requestHistory';
+import { MIN_MASKED_LENGTH } from '../../common/redact';
 import type { RunOutcome } from '../../engine/runner';
 
 /**
@@ -28,7 +29,7 @@ export function historyEntryOf(outcome: RunOutcome, at = Date.now()): HistoryEnt
     at,
   };
   const text = JSON.stringify(entry);
-  return prepared.secrets.some((secret) => secret.length >= 3 && text.includes(secret)) ? undefined : entry;
+  return prepared.secrets.some((secret) => secret.length >= MIN_MASKED_LENGTH && text.includes(secret)) ? undefined : entry;
 }
 
 function splitQuery(path: string): [string, string | undefined] {

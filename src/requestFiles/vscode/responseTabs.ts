@@ -1,17 +1,12 @@
 /** The header block of a request file's response tab: the request as sent, its secrets masked. */
 import * as vscode from 'vscode';
 import type { ApiResponse } from '../../api/types';
-
-function mask(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) if (secret.length >= 3) out = out.split(secret).join('***');
-  return out;
-}
+import { maskValues } from '../../common/redact';
 
 /** The response as a request file's tab shows it: the values of its secrets masked in the URL. */
 export function maskResponse(response: ApiResponse, secrets: readonly string[]): ApiResponse {
   if (secrets.length === 0) return response;
-  return { ...response, url: mask(response.url, secrets) };
+  return { ...response, url: maskValues(response.url, secrets) };
 }
 
 /**
@@ -27,6 +22,6 @@ export function requestFileTabParts(
   const context = [vscode.l10n.t('Request: {0}', options.source)];
   // What selected the data (responsePresentation.selectorLine): the tenant, or the licence key's organization.
   if (options.selectedBy) context.push(options.selectedBy);
-  const headers = Object.fromEntries(Object.entries(response.requestHeaders).map(([name, value]) => [name, mask(value, options.secrets)]));
-  return { context, request: { headers, bodyText: options.body === undefined ? undefined : mask(options.body, options.secrets) } };
+  const headers = Object.fromEntries(Object.entries(response.requestHeaders).map(([name, value]) => [name, maskValues(value, options.secrets)]));
+  return { context, request: { headers, bodyText: options.body === undefined ? undefined : maskValues(options.body, options.secrets) } };
 }

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { redact, redactingLogger, registerSecret, forgetSecret, redactValue } from '../../../src/common/redact';
+import { maskValues, redact, redactingLogger, registerSecret, forgetSecret, redactValue } from '../../../src/common/redact';
 import { recordingLogger, unsignedJwt } from './fakes';
 
 describe('redaction', () => {
@@ -43,6 +43,11 @@ describe('redaction', () => {
     assert.equal(redact('key opaque-licence-XYZ used'), 'key [redacted] used');
     forgetSecret('opaque-licence-XYZ');
     assert.equal(redact('key opaque-licence-XYZ used'), 'key opaque-licence-XYZ used');
+  });
+
+  it('masks the given values wherever they appear, from three characters (a shorter one would eat the text)', () => {
+    assert.equal(maskValues('/x?k=s3cr3t&again=s3cr3t', ['s3cr3t']), '/x?k=***&again=***');
+    assert.equal(maskValues('page=ab&q=abc', ['ab', 'abc'], '[hidden]'), 'page=ab&q=[hidden]');
   });
 
   it('redacts errors and objects given as values', () => {
