@@ -125,8 +125,9 @@ export class RequestFileRunner {
   private async attempt(document: RequestDocument, file: ParsedFile, request: ParsedRequest, options: SendOptions, visiting: Set<number>): Promise<RunOutcome> {
     const outcome: RunOutcome = { request, label: labelOf(request), dependencies: [] };
     visiting.add(request.index);
-    let prepared = prepareRequest(file, request, this.sources(document.key, file), document);
-    const missing = this.unsentNames(document, file, request, prepared.ok ? [] : prepared.problems);
+    const sources = this.sources(document.key, file);
+    let prepared = prepareRequest(file, request, sources, document);
+    const missing = unsentNames(request, sources, prepared.ok ? [] : prepared.problems);
     if (missing.length > 0 && visiting.size <= MAX_DEPENDENCY_DEPTH) {
       for (const name of missing) {
         const dependency = file.requests.find((candidate) => candidate.name === name);
@@ -159,13 +160,6 @@ export class RequestFileRunner {
     return outcome;
   }
 
-  /** The named requests this one reads (in the request or in an assertion's expected value) that were not sent yet. */
-  private unsentNames(document: RequestDocument, file: ParsedFile, request: ParsedRequest, problems: readonly ReferenceProblem[]): string[] {
-    const sources = this.sources(document.key, file);
-    const inAssertions = request.assertions.flatMap((assertion) => (assertion.expected ? resolveText(assertion.expected, sources).problems : []));
-    return [...new Set([...problems, ...inAssertions].filter((problem) => problem.kind === 'notSent').map((problem) => problem.name!))];
-  }
-
   /** Checks the request's assertions against whatever answer came, once its own result is remembered. */
   private check(document: RequestDocument, file: ParsedFile, outcome: RunOutcome): void {
     const response = outcome.sent?.response ?? outcome.error?.response;
@@ -183,6 +177,12 @@ export class RequestFileRunner {
   forget(key: string): void {
     this.results.delete(key);
   }
+}
+
+/** The named requests this one reads (in the request or in an assertion's expected value) that were not sent yet. */
+function unsentNames(request: ParsedRequest, sources: VariableSources, problems: readonly ReferenceProblem[]): string[] {
+  const inAssertions = request.assertions.flatMap((assertion) => (assertion.expected ? resolveText(assertion.expected, sources).problems : []));
+  return [...new Set([...problems, ...inAssertions].filter((problem) => problem.kind === 'notSent').map((problem) => problem.name!))];
 }
 
 /** Any failure as plain data: the kind (the client's closed kinds; `unknown` for anything else), the sentence, the answer if one came. */
