@@ -13,7 +13,7 @@ import { ledgerKeys } from '../../../src/coordination/redis/ledgerKeys';
 import { RedisServer } from '../../helpers/redisServer';
 import { driver } from './helpers/driver';
 import { openWindow, userFolder } from './helpers/editorWindows';
-import { resetSettings, setLicenceKeys, signInAs, signOutEveryone, startWorkbenchSandbox, waitFor } from './helpers/workbench';
+import { resetSettings, signOutEveryone, startSignedInAsMario, waitFor } from './helpers/workbench';
 
 const SEND_KEY = 'ctrl+alt+shift+f7';
 
@@ -28,10 +28,7 @@ describe('Redis ledger in the editor', function () {
     if (!driver.available() || !process.env.TENANT_API_TEST_REPO) this.skip();
     redis = await RedisServer.start();
     admin = new Redis(redis.url);
-    await signOutEveryone();
-    sandbox = await startWorkbenchSandbox({ weeklyLimit: 100_000 });
-    await signInAs(sandbox, 'mario.rossi');
-    await setLicenceKeys(sandbox, 'org-rossi');
+    sandbox = await startSignedInAsMario({ weeklyLimit: 100_000 });
   });
 
   after(async () => {

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { Sandbox } from '../../sandbox';
 import { driver } from './helpers/driver';
 import { openWindow, userFolder } from './helpers/editorWindows';
-import { extensionExports, formatCount, resetSettings, setLicenceKeys, signInAs, signOutEveryone, startWorkbenchSandbox, waitFor } from './helpers/workbench';
+import { extensionExports, formatCount, resetSettings, signOutEveryone, startSignedInAsMario, waitFor } from './helpers/workbench';
 
 const QUOTA_ITEM = '[id="tenant-api.tenant-api-workbench.tenantApi.quota"]';
 const BURST_KEY = 'ctrl+alt+shift+f9';
@@ -30,10 +30,7 @@ describe('two windows, one client', function () {
 
   before(async function () {
     if (!driver.available() || !process.env.TENANT_API_TEST_REPO) this.skip();
-    await signOutEveryone();
-    sandbox = await startWorkbenchSandbox({ weeklyLimit: 100_000 });
-    await signInAs(sandbox, 'mario.rossi');
-    await setLicenceKeys(sandbox, 'org-rossi');
+    sandbox = await startSignedInAsMario({ weeklyLimit: 100_000 });
   });
 
   after(async () => {

@@ -108,10 +108,10 @@ export async function endWorkbenchSuite(sandbox: Sandbox | undefined): Promise<v
 
 /** Sets the sandbox's licence keys of one organization for every module. */
 /** The usual start of a suite about requests: everyone signed out, a new sandbox, Mario signed in with org-rossi's keys. */
-export async function startSignedInAsMario(): Promise<Sandbox> {
+export async function startSignedInAsMario(options: SandboxOptions = {}): Promise<Sandbox> {
   await workbenchApi();
   await signOutEveryone();
-  const sandbox = await startWorkbenchSandbox();
+  const sandbox = await startWorkbenchSandbox(options);
   await signInAs(sandbox, 'mario.rossi');
   await setLicenceKeys(sandbox, 'org-rossi');
   return sandbox;
