@@ -71,7 +71,7 @@ export async function runFiles(files: readonly LoadedFile[], deps: FileRunDeps, 
     const fileStarted = deps.now();
     deps.progress.fileStarted(file.file, file.parsed.requests.length);
     // A request that failed is not sent again for a later one that reads it (SendOptions.attempted).
-    const attempted = new Map<number, RunOutcome>();
+    const attempted = new Map<string, RunOutcome>();
     for (const [index, request] of file.parsed.requests.entries()) {
       const refusal = report.stopped ? report.stopped.message : nextCallRefusal(deps.readings(), moduleOf(request.url, deps.routeFor), report.calls, limits);
       if (refusal) {

@@ -124,7 +124,7 @@ async function sendSuites(suites: readonly Suite[], run: vscode.TestRun, token: 
   try {
     for (const suite of suites) {
       // A request that failed in this run is not sent again for the tests that read it (SendOptions.attempted).
-      const attempted = new Map<number, RunOutcome>();
+      const attempted = new Map<string, RunOutcome>();
       for (const test of suite.tests) {
         const item = suite.items.get(test.index)!;
         let verdict: TestVerdict;
