@@ -134,3 +134,17 @@ export function suggestedOrganizationName(tenants: readonly TenantRecord[]): str
   const prefix = shared.join(' ').replace(/[\s\-–—,:;·.]+$/u, '').trim();
   return names.length > 1 && prefix ? prefix : names[0];
 }
+
+/**
+ * Which of a module's keys (one per organization) a call for `tenant` carries: the key that names the
+ * tenant (ticked in the editor, or named by the runner's TENANT_API_TENANTS_<ORG>), else a key that
+ * names no tenant (it covers every tenant no key names: a key set before the question, the runner's
+ * TENANT_API_KEY_<MODULE>). Undefined: no key covers the tenant, and the call is not made with
+ * another organization's key (its calls would count against the wrong quota).
+ */
+export function keyForTenant<K extends Pick<LicenceKeyInfo, 'tenantIds' | 'tenants'>>(keys: readonly K[], tenant: TenantRecord): K | undefined {
+  const names = (key: K) =>
+    key.tenantIds?.includes(tenant.id) ||
+    key.tenants?.some((reference) => [tenant.id, tenant.codiceAmbienteDati, tenant.descrizioneAmbienteDati].some((value) => value.toLowerCase() === reference.trim().toLowerCase()));
+  return keys.find(names) ?? keys.find((key) => !key.tenantIds && !key.tenants);
+}

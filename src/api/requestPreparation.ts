@@ -2,6 +2,7 @@ import * as l10n from '../common/l10n';
 import type { Logger } from '../common/logger';
 import { ApiError, apiErrors } from './errors';
 import { validateBaseUrl, validateCredentialHost, type HostPolicy } from './hostValidation';
+import { keyForTenant } from './licenceHolders';
 import type { LicenceKeyStore, StoredLicenceKey } from './licenceKeyStore';
 import type { QuotaTracker } from './quotaTracker';
 import { checkExtraHeaders, clientHeaders } from './requestHeaders';
@@ -106,8 +107,11 @@ function encodeBody(body: unknown, method: string, url: URL): string | undefined
 /** The module's key, or why the call is refused: no key, or the organization's quota stops it. */
 async function licenceFor(module: string, request: ApiRequest, method: string, url: URL, context: PreparationContext): Promise<StoredLicenceKey> {
   let licence: StoredLicenceKey | undefined;
+  let keys: StoredLicenceKey[];
   try {
-    licence = await context.licenceKeys.get(module);
+    keys = await context.licenceKeys.all(module);
+    // A base-URL call names a tenant only to choose whose key it carries.
+    licence = request.tenant ? keyForTenant(keys, request.tenant) : keys[0];
   } catch (error) {
     throw new ApiError(
       'licenceMissing',
@@ -115,7 +119,7 @@ async function licenceFor(module: string, request: ApiRequest, method: string, u
       { module, method, url: url.href, cause: error },
     );
   }
-  if (!licence) throw apiErrors.licenceMissing(module, { method, url: url.href });
+  if (!licence) throw apiErrors.licenceMissing(module, { method, url: url.href }, context.licenceKeys.wording.missing(module, request.tenant, keys.length > 0));
   const refusal = context.quota.refusal(licence.organization);
   if (refusal && !request.sendOverQuota) {
     const details = { method, url: url.href, usage: refusal.reading };
