@@ -180,6 +180,7 @@ export class ApiClient implements TenantApi {
     try {
       const prepared = await prepareRequest(request, {
         routeFor: (path) => this.routeFor(path),
+        modules: () => this.modules(),
         hostPolicy: this.hostPolicy(),
         licenceKeys: this.options.licenceKeys,
         quota: this.quota,

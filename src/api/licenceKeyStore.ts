@@ -81,6 +81,8 @@ export class LicenceKeyStore implements Disposable {
   constructor(
     private readonly secrets: SecretStore,
     readonly wording: LicenceWording = EDITOR_WORDING,
+    /** The organization a tenant is declared to belong to (the runner's TENANT_API_TENANTS_<ORG>), if any. */
+    private readonly organizations?: (tenant: TenantRecord) => string | undefined,
   ) {
     this.subscription = secrets.onDidChange(({ key }) => {
       if (!key.startsWith(PREFIX)) return;
@@ -110,12 +112,14 @@ export class LicenceKeyStore implements Disposable {
   }
 
   /**
-   * The key a call of the module for `tenant` carries (licenceHolders.keyForTenant): undefined when no
-   * key covers that tenant. No tenant: the first key.
+   * The key a call of the module for `tenant` carries (licenceHolders.keyForTenant, the tenant's
+   * organization learned from the keys of `modules`): undefined when no key covers that tenant. No tenant: the first key.
    */
-  async forTenant(module: string, tenant: TenantRecord | undefined): Promise<StoredLicenceKey | undefined> {
+  async forTenant(module: string, tenant: TenantRecord | undefined, modules: readonly string[] = [module]): Promise<StoredLicenceKey | undefined> {
     const keys = await this.all(module);
-    return tenant === undefined ? keys[0] : keyForTenant(keys, tenant);
+    if (tenant === undefined) return keys[0];
+    const every = (await Promise.all([...new Set([module, ...modules])].map((name) => this.all(name)))).flat();
+    return keyForTenant(keys, every, tenant, this.organizations?.(tenant));
   }
 
   private wrote(module: string): void {

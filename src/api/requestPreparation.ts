@@ -2,7 +2,6 @@ import * as l10n from '../common/l10n';
 import type { Logger } from '../common/logger';
 import { ApiError, apiErrors } from './errors';
 import { validateBaseUrl, validateCredentialHost, type HostPolicy } from './hostValidation';
-import { keyForTenant } from './licenceHolders';
 import type { LicenceKeyStore, StoredLicenceKey } from './licenceKeyStore';
 import type { QuotaTracker } from './quotaTracker';
 import { checkExtraHeaders, clientHeaders } from './requestHeaders';
@@ -23,6 +22,8 @@ export interface PreparedRequest {
 
 export interface PreparationContext {
   routeFor(path: string): RouteRule | undefined;
+  /** The licence modules of the route table (a tenant's organization is learned from the keys of all of them). */
+  modules(): string[];
   hostPolicy: HostPolicy;
   licenceKeys: LicenceKeyStore;
   quota: QuotaTracker;
@@ -111,7 +112,7 @@ async function licenceFor(module: string, request: ApiRequest, method: string, u
   try {
     keys = await context.licenceKeys.all(module);
     // A base-URL call names a tenant only to choose whose key it carries.
-    licence = request.tenant ? keyForTenant(keys, request.tenant) : keys[0];
+    licence = await context.licenceKeys.forTenant(module, request.tenant, context.modules());
   } catch (error) {
     throw new ApiError(
       'licenceMissing',

@@ -91,3 +91,41 @@ export function isMatrix(cells: readonly MatrixCell[]): boolean {
   return cells.some((cell) => cell.multiTenant || cell.row !== undefined || (cell.run.tenant !== undefined));
 }
 
+
+/** What a run is narrowed to: `# @tag`s (any of them) and a pattern of names (a regular expression, any case). */
+export interface RequestFilter {
+  tags?: readonly string[];
+  name?: string;
+}
+
+/** The requests a filter keeps, in file order (all of them without one). */
+export function selectRequests(requests: readonly ParsedRequest[], filter: RequestFilter = {}): ParsedRequest[] {
+  const tags = new Set((filter.tags ?? []).map((tag) => tag.toLowerCase()));
+  const name = filter.name === undefined ? undefined : new RegExp(filter.name, 'i');
+  return requests.filter((request) => (tags.size === 0 || request.tags.some((tag) => tags.has(tag.toLowerCase()))) && (!name || name.test(labelOf(request))));
+}
+
+/** One call a run makes: the request and the tenant it is sent for (what its cost is counted by). */
+export interface PlannedCall {
+  request: ParsedRequest;
+  tenant?: string;
+}
+
+/**
+ * Every call the cells make, in order: per context (a row and a tenant), each cell's request preceded by
+ * the requests it reads that the context has not sent yet (testPlan.plannedCalls' rule), for that tenant.
+ */
+export function matrixCalls(
+  file: ParsedFile,
+  cells: readonly MatrixCell[],
+  plan: (file: ParsedFile, requests: readonly ParsedRequest[]) => readonly ParsedRequest[],
+): PlannedCall[] {
+  const contexts = new Map<string, { tenant?: string; requests: ParsedRequest[] }>();
+  for (const cell of cells) {
+    const key = `${cell.row?.number ?? ''}\u0000${(cell.run.tenant ?? cell.tenant ?? '').toLowerCase()}`;
+    const context = contexts.get(key) ?? { tenant: cell.tenant, requests: [] };
+    contexts.set(key, context);
+    context.requests.push(cell.request);
+  }
+  return [...contexts.values()].flatMap((context) => plan(file, context.requests).map((request) => ({ request, tenant: context.tenant })));
+}

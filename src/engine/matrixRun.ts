@@ -21,7 +21,7 @@ export interface MatrixRunHooks {
   /** Before a cell: why the run must stop here (a quota guard), or undefined to send it. */
   before?(cell: MatrixCell): string | undefined;
   /** After a cell: why the run must stop now (--bail, the weekly limit), or undefined to go on. */
-  after?(result: CellResult): string | undefined;
+  after?(result: Exclude<CellResult, { kind: 'notRun' }>): string | undefined;
   onQueuePosition?(position: number): void;
 }
 
@@ -47,7 +47,7 @@ export async function runMatrix(runner: Pick<RequestFileRunner, 'send' | 'forget
       break;
     }
     const outcome = await runner.send(document, cell.request.index, { signal: hooks.signal, attempted, cell: cell.run, onQueuePosition: hooks.onQueuePosition });
-    const result: CellResult = cell.multiTenant && missingLicence(outcome) ? { cell, kind: 'skipped', reason: outcome.error!.message, outcome } : { cell, kind: 'ran', outcome };
+    const result: Exclude<CellResult, { kind: 'notRun' }> = cell.multiTenant && missingLicence(outcome) ? { cell, kind: 'skipped', reason: outcome.error!.message, outcome } : { cell, kind: 'ran', outcome };
     results.push(result);
     stopped = hooks.after?.(result);
     const next = cells[index + 1];
