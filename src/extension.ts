@@ -86,7 +86,10 @@ export async function activate(context: vscode.ExtensionContext) {
     environment: () => environments.active().settings.variables,
     saveRoute: (rule) => saveRouteRule(environments.active(), rule),
     modules: () => active().client.modules(),
-    licenceOrganization: async (module) => (await active().licenceKeys.get(module))?.organization,
+    licenceOrganization: async (module, tenant) => {
+      const record = tenant === undefined ? undefined : await active().resolver.find(tenant).catch(() => undefined);
+      return (await active().licenceKeys.forTenant(module, record, active().client.modules()))?.organization;
+    },
     environmentName: () => (environments.active().isDefault ? 'default' : environments.active().name),
     environments,
   });

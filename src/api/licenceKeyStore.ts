@@ -131,11 +131,11 @@ export class LicenceKeyStore implements Disposable {
     await this.write(module, [this.checked(module, value)]);
   }
 
-  /** One organization's key of the module: replaces that organization's, keeps the other organizations' keys. */
+  /** One organization's key of the module, first (the key of calls that name no tenant): replaces that organization's, keeps the others'. */
   async put(module: string, value: LicenceKeyValue): Promise<void> {
     const stored = this.checked(module, value);
     const others = (await this.all(module)).filter((key) => !sameOrganizationName(key.organization, stored.organization));
-    await this.write(module, [...others, stored]);
+    await this.write(module, [stored, ...others]);
   }
 
   /** Removes one organization's key of the module (the others stay). */

@@ -9,6 +9,7 @@ import * as l10n from '../common/l10n';
 import type { MatrixCell } from '../engine/matrix';
 import { runMatrix, type CellResult } from '../engine/matrixRun';
 import type { ParsedFile } from '../engine/parser';
+import { moduleOfRequest } from '../engine/runPlan';
 import { labelOf, type RequestDocument, type RequestFileRunner, type RunOutcome } from '../engine/runner';
 import type { GuardLimits } from './quotaGuard';
 import { nextCallRefusal } from './quotaGuard';
@@ -53,9 +54,6 @@ export interface FileRunLimits extends GuardLimits {
 
 const QUOTA_KINDS = new Set(['weeklyQuota', 'quotaReached']);
 
-export function moduleOf(url: string, routeFor: FileRunDeps['routeFor']): string | undefined {
-  return url.startsWith('/') ? routeFor(url.split('?')[0])?.module : undefined;
-}
 
 function notRunReport(cell: MatrixCell, reason?: string): RequestReport {
   return {
@@ -84,7 +82,7 @@ function withHint(outcome: RunOutcome, hint: string | undefined): RunOutcome {
 async function runFile(planned: PlannedFile, deps: FileRunDeps, limits: FileRunLimits, report: RunReport, fileReport: FileReport): Promise<void> {
   let started = deps.now();
   // The organization of the next cell is read ahead: the guard before it is synchronous.
-  const organizations = await Promise.all(planned.cells.map((cell) => deps.organizationOf(moduleOf(cell.request.url, deps.routeFor), cell.tenant)));
+  const organizations = await Promise.all(planned.cells.map((cell) => deps.organizationOf(moduleOfRequest(cell.request, deps.routeFor), cell.tenant)));
   let index = 0;
   const { results } = await runMatrix(deps.runner, planned.document, planned.cells, {
     onQueuePosition: deps.onQueuePosition,

@@ -40,8 +40,8 @@ export function licenceVariables(credentials: { licenceKeys: ReadonlyMap<string,
     }
     keys.push({ module, variable, key, ...(organization === undefined ? {} : { organization }) });
   }
-  // A module's key for every unclaimed tenant first: it is also the key of calls that name no tenant.
-  return { keys: [...keys.filter((entry) => !entry.organization), ...keys.filter((entry) => entry.organization)], problems };
+  // A module's key for every unclaimed tenant last: stored first (LicenceKeyStore.put), it is also the key of calls that name no tenant.
+  return { keys: [...keys.filter((entry) => entry.organization), ...keys.filter((entry) => !entry.organization)], problems };
 }
 
 /** The organization whose TENANT_API_TENANTS_<ORG> names the tenant. */

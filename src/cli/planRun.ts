@@ -12,7 +12,8 @@ import { matrixCalls, planMatrix, selectRequests, type RequestFilter } from '../
 import type { DataRow, RunCell } from '../engine/runContext';
 import { dependencyNames, plannedCalls } from '../engine/testing/testPlan';
 import type { VariableSources } from '../engine/variables';
-import { moduleOf, type LoadedFile, type PlannedFile } from './fileRun';
+import { callsByOrganization } from '../engine/runPlan';
+import type { LoadedFile, PlannedFile } from './fileRun';
 import type { RouteRule } from '../api/types';
 import { UsageError } from './options';
 
@@ -72,14 +73,9 @@ export async function plannedByOrganization(
   planned: readonly PlannedFile[],
   deps: Pick<PlanDeps, 'sources'> & { routeFor(path: string): RouteRule | undefined; organizationOf(module: string | undefined, tenant: string | undefined): Promise<string | undefined> },
 ): Promise<Map<string | undefined, number>> {
-  const byOrganization = new Map<string | undefined, number>();
-  for (const file of planned) {
+  const calls = planned.flatMap((file) => {
     const sources = { ...deps.sources(file, {}), result: () => undefined };
-    const calls = matrixCalls(file.parsed, file.cells, (parsed, requests) => plannedCalls(parsed, requests, (request) => dependencyNames(request, sources)));
-    for (const call of calls) {
-      const organization = await deps.organizationOf(moduleOf(call.request.url, deps.routeFor), call.tenant);
-      byOrganization.set(organization, (byOrganization.get(organization) ?? 0) + 1);
-    }
-  }
-  return byOrganization;
+    return matrixCalls(file.parsed, file.cells, (parsed, requests) => plannedCalls(parsed, requests, (request) => dependencyNames(request, sources)));
+  });
+  return callsByOrganization(calls, deps.routeFor, deps.organizationOf);
 }

@@ -32,8 +32,8 @@ export interface RequestFilesDeps {
   saveRoute?: (rule: RouteRule) => Promise<void>;
   /** The licence modules the active environment knows. */
   modules?: () => string[];
-  /** The organization of the licence key set for a module (what a run's calls count against). */
-  licenceOrganization?: (module: string) => Promise<string | undefined>;
+  /** The organization of the licence key a call of the module for the tenant carries (what a run's calls count against). */
+  licenceOrganization?: (module: string, tenant?: string) => Promise<string | undefined>;
   /** The active environment as the runner's --env takes it (Run Request File in Terminal). */
   environmentName?: () => string;
   /** The environments: the Testing view has a Run profile for each. */
@@ -89,7 +89,7 @@ export function registerRequestFiles(context: vscode.ExtensionContext, deps: Req
   if (vscode.workspace.textDocuments.some(isRequestDocument)) loadTenants(features.refresh);
   // Read at each use: the active environment's parts (its quota readings) are rebuilt when its settings change.
   const cost = { quota: { reading: (organization: string) => deps.api.quota.reading(organization) }, routeFor: (path: string) => deps.api.routeFor(path), licenceOrganization: deps.licenceOrganization };
-  const testing = deps.environments && registerTestingView(context, { runner, parsed, cost, environments: deps.environments });
+  const testing = deps.environments && registerTestingView(context, { runner, parsed, tenants, cost, environments: deps.environments });
   const handlers = {
     ...features.handlers,
     ...requestFileCommands({

@@ -110,11 +110,11 @@ describe('LicenceKeyStore, keys of several organizations', () => {
     await store.put('efat', { key: 'ROSSIKEY1', label: 'Rossi efat', organization: 'Rossi', tenantIds: ['t-mi'] });
     await store.put('efat', { key: 'BIANCHIKEY1', label: 'Bianchi efat', organization: 'Bianchi', tenants: ['ba-pr'] });
     await store.put('efat', { key: 'ROSSIKEY2', label: 'Rossi efat', organization: 'rossi', tenantIds: ['t-mi'] });
-    assert.deepEqual((await store.all('efat')).map((key) => key.key), ['BIANCHIKEY1', 'ROSSIKEY2'], 'the same organization, spelled otherwise, is replaced');
+    assert.deepEqual((await store.all('efat')).map((key) => key.key), ['ROSSIKEY2', 'BIANCHIKEY1'], 'the same organization, spelled otherwise, is replaced; the last set first');
     assert.equal((await store.forTenant('efat', milano))?.key, 'ROSSIKEY2');
     assert.equal((await store.forTenant('efat', parma))?.key, 'BIANCHIKEY1', 'named by code, in any case');
     assert.equal(await store.forTenant('efat', tenant('t-to', 'RC-TO')), undefined, 'no key covers RC-TO: none is lent from another organization');
-    assert.equal((await store.forTenant('efat', undefined))?.key, 'BIANCHIKEY1', 'no tenant: the first key');
+    assert.equal((await store.forTenant('efat', undefined))?.key, 'ROSSIKEY2', 'no tenant: the first key');
     assert.equal((await new LicenceKeyStore(secrets).all('efat')).length, 2, 'read back by another window');
     await store.remove('efat', 'Bianchi');
     assert.deepEqual((await store.all('efat')).map((key) => key.key), ['ROSSIKEY2']);
