@@ -17,6 +17,13 @@ export function escapeHtml(text: string): string {
 }
 
 type Group = 'failed' | 'skipped' | 'passed';
+const RESULT_WORD: Record<RequestReport['verdict'], () => string> = {
+  assertionFailed: () => l10n.t('failed'),
+  requestFailed: () => l10n.t('failed'),
+  skipped: () => l10n.t('skipped'),
+  notRun: () => l10n.t('not run'),
+  passed: () => l10n.t('passed'),
+};
 const GROUP: Record<RequestReport['verdict'], Group> = { assertionFailed: 'failed', requestFailed: 'failed', skipped: 'skipped', notRun: 'skipped', passed: 'passed' };
 
 const STYLE = `
@@ -42,7 +49,7 @@ function row(file: string, request: RequestReport, tenants: readonly string[]): 
   const detail = detailOf(request);
   const rowText = request.row ? (request.row.label === undefined ? `${request.row.number}` : `${request.row.number} ${request.row.label}`) : '';
   const cells = [
-    l10n.t(group === 'failed' ? 'failed' : group === 'passed' ? 'passed' : request.verdict === 'skipped' ? 'skipped' : 'not run'),
+    escapeHtml(RESULT_WORD[request.verdict]()),
     `${escapeHtml(request.name)}<br><small>${escapeHtml(`${request.method} ${request.url}`)}</small>`,
     escapeHtml(request.tenant ?? ''),
     escapeHtml(rowText),

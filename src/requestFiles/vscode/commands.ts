@@ -254,7 +254,11 @@ async function sendAll(document: vscode.TextDocument, deps: CommandDeps): Promis
   const outcomes = ran.results.flatMap((result) => (result.kind === 'notRun' ? [] : [{ ...result.outcome, label: cellLabel(result.cell) }]));
   const summary = summarize(outcomes, total);
   const results: SendResult[] = [];
-  for (const outcome of outcomes) results.push(await show(document, outcome, deps, { notify: false, reveal: false }));
+  for (const outcome of outcomes) {
+    const shown = await show(document, outcome, deps, { notify: false, reveal: false });
+    // No answer, no title of its own: the row says which request, tenant and row it is.
+    results.push(shown.status === undefined ? { ...shown, title: outcome.label } : shown);
+  }
   const checked = assertionTotals(results.map((result) => result.assertions));
   const said = checked ? `${summary.text}. ${checked.text}` : summary.text;
   const table = sendAllTable(vscode.l10n.t('Send All: {0}', vscode.workspace.asRelativePath(document.uri)), said, results, vscode.env.language);
