@@ -35,6 +35,7 @@ import { summaryLines } from './summary';
 import { readWorkspaceSettings, type WorkspaceSettings } from './workspaceSettings';
 import { readDataRows } from '../engine/documents';
 import type { DataRow } from '../engine/runContext';
+import type { TenantRecord } from '../api/types';
 import { EVERY_TENANT, pinnedTenant, splitTenants } from '../engine/tenantList';
 import { describeRun } from './runDescription';
 import { planFiles, plannedByOrganization, type PlanDeps, type RunChoice } from './planRun';
@@ -139,11 +140,15 @@ async function dryRun(prepared: Prepared, deps: CliDeps): Promise<number> {
   const platform = await platformFor(prepared, tokens, deps, {});
   try {
     const files = load(prepared, platform, deps);
+    // Nothing is listed without a sign-in: `*` stands for one tenant in the cost, and the dry run says so.
+    const every: TenantRecord = { id: EVERY_TENANT, codiceAmbienteDati: EVERY_TENANT, descrizioneAmbienteDati: EVERY_TENANT, clusterAddress: '', usable: true };
+    const planned = await planFiles(files, runChoice(prepared.args, deps), { ...planDeps(platform), listTenants: async () => [every], knownTenants: () => undefined });
     const lines = dryRunLines(files, {
       sources: (file) => platform.runner.sources(file.document.key, file.parsed),
       routeFor: (p) => platform.client.routeFor(p),
       hasKey: (module) => prepared.credentials.licenceKeys.has(module),
       readings: () => platform.quota.readings(),
+      calls: await plannedByOrganization(planned, { ...planDeps(platform), routeFor: (p) => platform.client.routeFor(p), organizationOf: async () => undefined }),
     });
     for (const line of lines) deps.output.out(line);
     return exitCode('passed');

@@ -132,11 +132,11 @@ describe('Matrix runs in the editor', function () {
     await (await testing()).discover();
     await driver.waitFor(row('mx-untagged.http'), { timeoutMs: 30_000 });
     // The view's filter box ("Filter (e.g. text, !exclude, @tag)").
-    await driver.screenshot('matrix-tags-before-filter');
-    await driver.click('.part.sidebar .monaco-inputbox input', { timeoutMs: 10_000 });
+    await driver.click('.part.sidebar .suggest-input-container', { timeoutMs: 10_000 });
     await driver.type('@tenantApi.requestFiles:smoke');
     await driver.waitFor(row('mx-untagged.http'), { state: 'detached', timeoutMs: 15_000 });
     await driver.waitFor(row('mx-tenants.http'), { timeoutMs: 5_000 });
+    await driver.screenshot('matrix-filtered-by-tag');
     await driver.press(['Control+a', 'Backspace']);
   });
 
