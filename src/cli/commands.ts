@@ -172,7 +172,8 @@ async function run(prepared: Prepared, deps: CliDeps): Promise<number> {
     const planned = await planFiles(files, runChoice(args, deps), planDeps(platform));
     // The windows' quota readings come with the shared ledger: the guard reads them before the first call.
     if (args.keepQuotaPercent !== undefined) await platform.ready();
-    const byOrganization = await plannedByOrganization(planned, { ...planDeps(platform), routeFor: (p) => platform.client.routeFor(p), organizationOf });
+    // Only --keep-quota weighs the planned calls before the start.
+    const byOrganization = args.keepQuotaPercent === undefined ? new Map() : await plannedByOrganization(planned, { ...planDeps(platform), routeFor: (p) => platform.client.routeFor(p), organizationOf });
     const refusal = startRefusal(platform.quota.readings(), byOrganization, args);
     if (refusal) {
       deps.output.err(refusal);

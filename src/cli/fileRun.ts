@@ -81,8 +81,8 @@ function withHint(outcome: RunOutcome, hint: string | undefined): RunOutcome {
 /** One file's cells through the runner, its reports into `fileReport`, the guards between them. */
 async function runFile(planned: PlannedFile, deps: FileRunDeps, limits: FileRunLimits, report: RunReport, fileReport: FileReport): Promise<void> {
   let started = deps.now();
-  // The organization of the next cell is read ahead: the guard before it is synchronous.
-  const organizations = await Promise.all(planned.cells.map((cell) => deps.organizationOf(moduleOfRequest(cell.request, deps.routeFor), cell.tenant)));
+  // The organization of the next cell is read ahead (the guard before it is synchronous), and only for --keep-quota, the one guard that reads it.
+  const organizations = limits.keepQuotaPercent === undefined ? [] : await Promise.all(planned.cells.map((cell) => deps.organizationOf(moduleOfRequest(cell.request, deps.routeFor), cell.tenant)));
   let index = 0;
   const { results } = await runMatrix(deps.runner, planned.document, planned.cells, {
     onQueuePosition: deps.onQueuePosition,

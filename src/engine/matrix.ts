@@ -6,7 +6,7 @@
  */
 import { findTenant } from '../api/tenantResolver';
 import type { TenantRecord } from '../api/types';
-import type { ParsedFile, ParsedRequest } from './parser';
+import { tenantOf, type ParsedFile, type ParsedRequest } from './parser';
 import { requestTenants } from './prepare';
 import { labelOf } from './runner';
 import type { DataRow, RunCell } from './runContext';
@@ -47,10 +47,16 @@ export async function planMatrix(input: MatrixInput): Promise<MatrixCell[]> {
     return tenant ? tenant.codiceAmbienteDati || tenant.id : reference;
   };
   const cells: MatrixCell[] = [];
+  // A `@tenant` without variables names the same tenants in every row: filled once (10,000 rows start at once).
+  const fixed = new Map<number, string[]>();
+  for (const request of input.requests) {
+    const written = tenantOf(input.file, request);
+    if (!written?.includes('{{')) fixed.set(request.index, requestTenants(input.file, request, input.sources({})));
+  }
   for (const row of input.rows ?? [undefined]) {
     const rowCell: RunCell = row ? { row } : {};
     for (const request of input.requests) {
-      const named = requestTenants(input.file, request, input.sources(rowCell));
+      const named = fixed.get(request.index) ?? requestTenants(input.file, request, input.sources(rowCell));
       const written = named.length > 0 ? named : [...(input.tenants ?? [])];
       const multiTenant = written.length > 1 || written.includes(EVERY_TENANT);
       const tenants = written.includes(EVERY_TENANT) ? expandEvery(written, (await listed()).filter((tenant) => tenant.usable)) : written;
@@ -121,11 +127,19 @@ export function matrixCalls(
   plan: (file: ParsedFile, requests: readonly ParsedRequest[]) => readonly ParsedRequest[],
 ): PlannedCall[] {
   const contexts = new Map<string, { tenant?: string; requests: ParsedRequest[] }>();
+  // Contexts that send the same requests plan the same calls: planned once (a data file's rows).
+  const planned = new Map<string, readonly ParsedRequest[]>();
+  const planOnce = (requests: ParsedRequest[]) => {
+    const key = requests.map((request) => request.index).join(',');
+    let calls = planned.get(key);
+    if (!calls) planned.set(key, (calls = plan(file, requests)));
+    return calls;
+  };
   for (const cell of cells) {
     const key = `${cell.row?.number ?? ''}\u0000${(cell.run.tenant ?? cell.tenant ?? '').toLowerCase()}`;
     const context = contexts.get(key) ?? { tenant: cell.tenant, requests: [] };
     contexts.set(key, context);
     context.requests.push(cell.request);
   }
-  return [...contexts.values()].flatMap((context) => plan(file, context.requests).map((request) => ({ request, tenant: context.tenant })));
+  return [...contexts.values()].flatMap((context) => planOnce(context.requests).map((request) => ({ request, tenant: context.tenant })));
 }

@@ -9,11 +9,12 @@
 // - a data file of 10,000 rows: the first request handed to the client within 300 ms of the runner's
 //   start, sign-in excluded (the JSON report's firstRequestMs), stopped by --max-calls after a few calls.
 // Writes test/bench/results/matrix.json.
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { option } from './options';
+import { runRunnerJson } from './runnerProcess';
 import { SandboxProcess } from './sandboxClient';
 
 const REQUESTS = Math.floor(option('requests', 50));
@@ -27,19 +28,6 @@ interface RunnerJson {
   exitCode: number;
   total: number;
   statistics?: { calls: number; answers429: number; rateLimitWaits: number };
-}
-
-function runRunner(workspace: string, args: string[], env: Record<string, string>): Promise<RunnerJson> {
-  const report = join(workspace, `report-${Date.now()}.json`);
-  const child = spawn(process.execPath, [join(REPO, 'dist', 'cli.js'), 'run', ...args, '--env', 'Sandbox', '--quiet', '--reporter', `json=${report}`], {
-    cwd: workspace,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  return new Promise((resolveRun, reject) => {
-    child.on('error', reject);
-    child.on('close', () => resolveRun(JSON.parse(readFileSync(report, 'utf8')) as RunnerJson));
-  });
 }
 
 async function main(): Promise<void> {
@@ -72,13 +60,13 @@ async function main(): Promise<void> {
       TENANT_API_TENANTS_BIANCHI: 'BA-PR,BA-CO',
     };
     await sandbox.call('reset');
-    const matrix = await runRunner(workspace, ['matrix.http', '--tenant', '*'], env);
+    const matrix = await runRunnerJson<RunnerJson>(workspace, ['matrix.http', '--tenant', '*'], env);
     const calls = (await sandbox.call<Array<{ at: number; call: string | null; status: number }>>('calls')).filter((call) => call.call?.startsWith('m'));
     const ok = calls.filter((call) => call.status === 200).length;
     const wallMs = Math.max(...calls.map((call) => call.at)) - Math.min(...calls.map((call) => call.at));
     await sandbox.call('reset');
     await new Promise((resolveWait) => setTimeout(resolveWait, 1100));
-    const rows = await runRunner(workspace, ['rows.http', '--data', 'rows.csv', '--max-calls', '3'], env);
+    const rows = await runRunnerJson<RunnerJson>(workspace, ['rows.http', '--data', 'rows.csv', '--max-calls', '3'], env);
     const results = [
       { name: `4 tenants x ${REQUESTS} requests`, cases: matrix.total, calls: calls.length, count429: calls.filter((call) => call.status === 429).length, ratio: Number((minimumMs(ok) / wallMs).toFixed(4)), wallMs, exitCode: matrix.exitCode },
       { name: `${ROWS}-row data file`, cases: rows.total, firstRequestMs: rows.firstRequestMs ?? null, exitCode: rows.exitCode },
