@@ -53,7 +53,7 @@ export async function activate(context: vscode.ExtensionContext) {
 
   const environments = watchEnvironments(context, logger);
   const globalSettings = watchApiSettings(context);
-  // Several windows, one client (issue 12): one refresh and one rate-limit ledger per application for all windows.
+  // Several windows, one client: one refresh and one rate-limit ledger per application for all windows.
   const windows = windowCoordination(logger);
   // One quota tracker per application: its organizations' readings, from this window and the others.
   const quotas = new KeyedPool(() => new QuotaTracker());
@@ -117,7 +117,7 @@ export async function activate(context: vscode.ExtensionContext) {
   }));
 }
 
-/** Each application's ledger: with tenantApi.ledger.url (issue 24) in Redis, shared with other machines too; else this machine's windows'. */
+/** Each application's ledger: with tenantApi.ledger.url in Redis, shared with other machines too; else this machine's windows'. */
 function applicationLedgers(windows: WindowCoordination, ledgerUrl: string | undefined): (key: string) => SharedLedgerFactory {
   return (key) => {
     const local = windows.sharedLedger(() => applicationOf(key));

@@ -26,7 +26,7 @@ export interface RequestDocument {
 
 export interface RunnerDeps {
   sender: SenderDeps;
-  /** The active environment's variables (issue "Environments"); {} until environments exist. */
+  /** The variables of the environment in force (the editor's active one, the runner's --env), read at each request. */
   environment(): Record<string, string>;
   system(lookup: (name: string) => string | undefined): SystemVariableContext;
 }

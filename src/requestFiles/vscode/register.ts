@@ -20,7 +20,7 @@ export interface RequestFilesDeps {
   api: Pick<TenantApi, 'send' | 'routeFor' | 'endpoints' | 'quota'>;
   /** The one tenant resolver (of the active environment at each use). */
   tenants: TenantResolver;
-  /** The active environment's variables (issue "Environments"); none until environments exist. */
+  /** The active environment's variables, read at each use (a switch of environment changes them). */
   environment?: () => Record<string, string>;
   /** The API settings in force (base URL, time limit of a call). */
   settings: () => ApiSettings;
