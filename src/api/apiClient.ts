@@ -18,6 +18,7 @@ import { nextHop } from './redirects';
 import { RequestScheduler } from './requestScheduler';
 import { prepareRequest, type PreparedRequest } from './requestPreparation';
 import { buildResponse } from './responseBuilder';
+import { requestTimeoutMs, REQUEST_TIMEOUT_SECONDS } from './requestTimeout';
 import { retryPolicy, type ExchangeOutcome, type RetryDecision } from './retryPolicy';
 import { cacheKey, cacheLifetimeMs, ResponseCache } from './responseCache';
 import { RouteTable, mergeEndpoints, parseEndpointSetting, parseRouteSetting } from './routes';
@@ -48,7 +49,7 @@ export const DEFAULT_API_SETTINGS: ApiSettings = {
   allowedHosts: [],
   routes: [],
   endpoints: [],
-  requestTimeoutSeconds: 30,
+  requestTimeoutSeconds: REQUEST_TIMEOUT_SECONDS.fallback,
   safetyMarginMs: 5,
   maxQueueLength: 1000,
   maxRetries: 3,
@@ -251,7 +252,7 @@ export class ApiClient implements TenantApi {
   /** Attempts until the retry policy returns the response or gives up. */
   private async execute(prepared: PreparedRequest, request: ApiRequest): Promise<ApiResponse> {
     const settings = this.settings();
-    const timeoutMs = Math.max(0.05, Number(settings.requestTimeoutSeconds) || 30) * 1000;
+    const timeoutMs = requestTimeoutMs(settings);
     const maxRetries = Math.max(0, Math.floor(settings.maxRetries));
     const organization = prepared.licence?.organization;
     const call = new CallProgress(prepared);

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ApiSettings } from '../../api';
+import { requestTimeoutMs } from '../../api/requestTimeout';
 import type { TenantResolver } from '../../api/tenantResolver';
 import type { RouteRule, TenantApi } from '../../api/types';
 import type { HistoryEntry } from '../../engine/historyEntry';
@@ -60,7 +61,7 @@ export function registerRequestFiles(context: vscode.ExtensionContext, deps: Req
       tenants,
       baseUrl: () => deps.settings().baseUrl,
       fetch: (input, init) => fetch(input, init),
-      timeoutMs: () => deps.settings().requestTimeoutSeconds * 1000,
+      timeoutMs: () => requestTimeoutMs(deps.settings()),
     },
     environment,
     system: (lookup) => defaultSystemContext(lookup),
