@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { createApplicationScheduler, createTenantApi, QuotaTracker } from './api';
 import type { ApplicationScheduler, SharedLedgerFactory } from './api';
-import { recordingOrganizations, TenantDirectory } from './api/tenantDirectory';
+import { TenantDirectory } from './api/tenantDirectory';
 import { tenantResolver } from './api/tenantResolver';
 import { registerAuthentication } from './auth/vscode/register';
 import { authCommands } from './commands/authCommands';
@@ -78,7 +78,7 @@ export async function activate(context: vscode.ExtensionContext) {
   // so their editors, CodeLens and response tabs stay open across a switch.
   const active = () => scopes.current();
   const requestFiles = registerRequestFiles(context, {
-    api: delegateTo(() => active().apiClient),
+    api: delegateTo(() => active().client),
     settings: () => active().apiSettings(),
     tenants: delegateTo(() => active().resolver),
     history: () => active().commands.history,
@@ -134,10 +134,10 @@ function startWatches(
   environments: ReturnType<typeof watchEnvironments>,
   responses: ResponseDocuments,
   logger: ReturnType<typeof redactingLogger>,
-  active: () => Pick<ReturnType<typeof buildEnvironment>, 'apiClient' | 'resolver'>,
+  active: () => Pick<ReturnType<typeof buildEnvironment>, 'client' | 'resolver'>,
 ) {
   const watches = new Watches({
-    api: () => active().apiClient,
+    api: () => active().client,
     tenants: () => active().resolver,
     environmentName: () => environments.active().name,
     responses,
@@ -195,33 +195,32 @@ function buildEnvironment(scoped: vscode.ExtensionContext, environment: () => En
     beforeSend: protectedCallPrompt(environment),
     cacheScope: () => environment().id,
   });
+  const { client } = api;
   // Static answers are the signed-in user's: another account, or none, starts with an empty cache (a switch builds a new client).
   // A sign-out stops the watches; signed in (at start, or again), the pinned ones of this environment start.
   let signedInAs = auth.activeAccount()?.id;
   scoped.subscriptions.push(
     auth.onDidChangeSessions(() => {
       const now = auth.activeAccount()?.id;
-      if (now !== signedInAs) api.client.clearCache();
+      if (now !== signedInAs) client.clearCache();
       if (signedInAs !== undefined && now === undefined) watches.stopAll('signedOut');
       if (signedInAs === undefined && now !== undefined) watches.restorePinned();
       signedInAs = now;
     }),
   );
   void auth.getAccounts().then((accounts) => accounts.length > 0 && watches.restorePinned(), () => undefined);
-  const tenants = new TenantDirectory({ listTenants: () => api.client.listTenants(), sessions: auth, logger: auth.logger });
-  // What the views and commands call through: every answer for a tenant tells the directory its organization.
-  const client = recordingOrganizations(api.client, tenants);
+  const tenants = new TenantDirectory({ listTenants: () => client.listTenants(), sessions: auth, counted: client.onDidCount, logger: auth.logger });
   scoped.subscriptions.push(api, tenants);
 
   const views = registerViews(scoped, { auth, api: client, tenants, logger: auth.logger, licenceKeys: api.licenceKeys, shared });
   const resolver = tenantResolver(tenants, views.activeTenant);
   const keyCommands = licenceKeyCommands({
     licenceKeys: api.licenceKeys,
-    modules: () => api.client.modules(),
-    prefixesOf: (module) => api.client.routeTable().prefixesOf(module),
-    quota: api.client.quota,
+    modules: () => client.modules(),
+    prefixesOf: (module) => client.routeTable().prefixesOf(module),
+    quota: client.quota,
     holders: {
-      keys: () => api.licenceKeys.list(api.client.modules()),
+      keys: () => api.licenceKeys.list(client.modules()),
       tenants: () => tenants.tenants(),
       signedIn: () => auth.activeAccount() !== undefined,
       organizationOf: (tenantId) => tenants.organizationOf(tenantId),
@@ -236,13 +235,13 @@ function buildEnvironment(scoped: vscode.ExtensionContext, environment: () => En
     views,
     readLicenceKey: async (module) => (await api.licenceKeys.get(module))?.key,
     baseUrl: () => settings().baseUrl,
-    modules: () => api.client.modules(),
+    modules: () => client.modules(),
     saveRoute: (rule) => saveRouteRule(environment(), rule),
     logger: auth.logger,
   });
   const workbench = workbenchTestApi(views, commands);
   const handlers = { ...authCommands(auth, log), ...keyCommands, ...commands.handlers };
-  return { auth, licenceKeys: api.licenceKeys, client: api.client, apiClient: client, apiSettings, tenants, resolver, views, commands, handlers, workbench };
+  return { auth, licenceKeys: api.licenceKeys, client, apiSettings, tenants, resolver, views, commands, handlers, workbench };
 }
 
 export function deactivate(): void {}
