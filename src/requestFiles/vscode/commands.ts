@@ -51,7 +51,7 @@ export interface SendAllResult {
 
 export interface CommandDeps {
   api: Pick<TenantApi, 'routeFor'>;
-  tenants: TenantResolver;
+  tenants: Pick<TenantResolver, 'resolve'>;
   runner: RequestFileRunner;
   parsed: ParsedDocuments;
   tabs: ResponseDocuments;

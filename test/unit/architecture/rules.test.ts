@@ -1,6 +1,6 @@
 // Each rule of the architecture test, broken once on purpose: the check must see it.
 import * as assert from 'node:assert/strict';
-import { configurationViolations, importViolations, LAYERS, lengthViolations, staleExemptions } from './rules';
+import { configurationViolations, extensionContextViolations, importViolations, LAYERS, lengthViolations, staleExemptions } from './rules';
 import { readFacts } from './sourceFacts';
 
 describe('architecture rules', () => {
@@ -71,6 +71,22 @@ describe('architecture rules', () => {
     assert.deepEqual(configurationViolations([readFacts('src/settings/x.ts', read)]), []);
     const mention = "/** refreshed on onDidChangeConfiguration */\nconst s = 'getConfiguration';";
     assert.deepEqual(configurationViolations([readFacts('src/api/x.ts', mention)]), []);
+  });
+
+  it('refuses the extension\'s context outside the composition root, in any spelling, and only a real one', () => {
+    const uses = [
+      "export function register(context: vscode.ExtensionContext) {\n  return context.secrets;\n}",
+      "import type { ExtensionContext } from 'vscode';",
+      "type Storage = Pick<import('vscode').ExtensionContext, 'secrets'>;",
+    ];
+    for (const text of uses) {
+      const found = extensionContextViolations([readFacts('src/requestFiles/vscode/x.ts', text)]);
+      assert.equal(found.length, 1, text);
+      assert.match(found[0], /^src\/requestFiles\/vscode\/x.ts:1 names ExtensionContext: only src\/extension.ts holds/);
+    }
+    assert.deepEqual(extensionContextViolations([readFacts('src/extension.ts', uses[0])]), []);
+    const mention = "/** not the ExtensionContext */\nconst s = 'ExtensionContext';";
+    assert.deepEqual(extensionContextViolations([readFacts('src/views/x.ts', mention)]), []);
   });
 
   it('measures every kind of function and refuses one longer than the limit', () => {
