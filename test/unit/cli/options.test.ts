@@ -30,6 +30,7 @@ describe('tenant-api command line', () => {
       workspace: 'ws',
       ledger: 'redis://127.0.0.1:6379/0',
       ledgerFallback: 'local',
+      force: false,
     });
     assert.equal(parseArguments(['run', 'a.http']).ledgerFallback, 'fail', 'Redis unreachable stops the run unless asked otherwise');
     assert.throws(() => parseArguments(['run', 'a.http', '--ledger-fallback', 'maybe']), /--ledger-fallback takes fail, local/);
@@ -51,6 +52,8 @@ describe('tenant-api command line', () => {
     [['run', 'a.http', '--max-calls', '1.5'], /--max-calls needs a whole number, got "1.5"/],
     [['run', 'a.http', '--keep-quota', '120'], /--keep-quota needs a number, got "120". It goes from 0 to 100\./],
     [['run', 'a.http', '--timeout', '0'], /--timeout needs a number/],
+    [['run', 'a.http', '--timeout', '0.5'], /--timeout needs a number, got "0.5". It goes from 1 to 3600\./],
+    [['run', 'a.http', '--timeout', '3601'], /It goes from 1 to 3600\./],
     [['run', 'a.http', '--reporter', 'pdf=x'], /--reporter takes junit=PATH, json=PATH, html=PATH or markdown=PATH/],
     [['run', 'a.http', '--name', '(unclosed'], /--name takes a regular expression/],
     [['run', 'a.http', '--grant', 'implicit'], /--grant takes client_credentials, password, device/],

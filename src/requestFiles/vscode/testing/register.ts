@@ -36,7 +36,7 @@ export interface TestingHooks {
  * environment (runProfiles), a run through the request files' runner and so the shared throttle
  * (testRun). VS Code keeps each test's last result across reloads (a persisted run); no store of ours.
  */
-export function registerTestingView(context: vscode.ExtensionContext, deps: TestingDeps): TestingHooks {
+export function registerTestingView(subscriptions: vscode.Disposable[], deps: TestingDeps): TestingHooks {
   const controller = vscode.tests.createTestController(TEST_CONTROLLER_ID, vscode.l10n.t('Tenant API request files'));
   const items = new RequestFileTestItems(controller, deps.parsed, () => deps.tenants.known());
   let last: TestRunReport | undefined;
@@ -51,7 +51,7 @@ export function registerTestingView(context: vscode.ExtensionContext, deps: Test
   const everyTenant = controller.createRunProfile(vscode.l10n.t('Run for Every Tenant'), vscode.TestRunProfileKind.Run, (request, token) =>
     run(deps.environments.active().id, everyTenant, request, token, [EVERY_TENANT]),
   );
-  context.subscriptions.push(controller, items, profiles, everyTenant);
+  subscriptions.push(controller, items, profiles, everyTenant);
   return { lastRun: () => last, discover: () => items.discover() };
 }
 
