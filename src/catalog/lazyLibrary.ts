@@ -20,7 +20,7 @@ export function catalogueLibrary(): Promise<CatalogueLibrary> {
         resolve(require(file) as CatalogueLibrary);
       } else {
         const source = './library';
-        resolve(import(source) as Promise<CatalogueLibrary>);
+        resolve(require(source) as CatalogueLibrary);
       }
     } catch (error) {
       reject(error);

@@ -116,3 +116,11 @@ export interface SchemaViolation {
   /** What the rule wants, as the validator says it: `must be integer`. */
   message: string;
 }
+
+/** What the catalogues say of an answer: which operation, which documented status, where the body breaks its schema. */
+export type ContractVerdict =
+  | { kind: 'undocumented'; request: string }
+  | { kind: 'status'; operation: string; status: number; documented: string[] }
+  | { kind: 'checked'; operation: string; status: string; violations: readonly SchemaViolation[] }
+  | { kind: 'unchecked'; operation: string; status: string; reason: string };
+

@@ -33,6 +33,7 @@ import { expandFiles, loadFiles } from './requestFiles';
 import { summaryLines } from './summary';
 import { readWorkspaceSettings, type WorkspaceSettings } from './workspaceSettings';
 import { callsByModule } from '../engine/runPlan';
+import { describeFailure } from '../catalog/catalogues';
 
 export interface CliDeps {
   env: NodeJS.ProcessEnv;
@@ -108,7 +109,17 @@ async function platformFor(prepared: Prepared, tokens: AccessTokenSource, deps: 
       return deps.fetch(input, init);
     },
     ...(prepared.ledger ? { redis: { endpoint: prepared.ledger, fallback: args.ledgerFallback, logger: ledgerLogger(logger, deps.output) } } : {}),
+    catalogues: { entries: settings.catalogues, folder: settings.folder },
   });
+}
+
+/** The catalogues read before the files are checked (their routes are the files' too); one that cannot be read is named, the run goes on. */
+async function loadCatalogues(platform: Pick<Platform, 'catalogues'>, deps: CliDeps): Promise<void> {
+  if (!platform.catalogues.configured()) return;
+  await platform.catalogues.ready();
+  for (const catalogue of platform.catalogues.list()) {
+    if (catalogue.state.kind === 'failed') deps.output.err(l10n.t('Catalogue {0}: {1}', catalogue.name, describeFailure(catalogue.state.error)));
+  }
 }
 
 function load(prepared: Prepared, platform: Pick<Platform, 'client'>, deps: CliDeps): LoadedFile[] {
@@ -121,6 +132,7 @@ async function dryRun(prepared: Prepared, deps: CliDeps): Promise<number> {
   const tokens: AccessTokenSource = { getAccessToken: async () => Promise.reject(new Error('dry run')) };
   const platform = await platformFor(prepared, tokens, deps, {});
   try {
+    await loadCatalogues(platform, deps);
     const files = load(prepared, platform, deps);
     const lines = dryRunLines(files, {
       sources: (file) => platform.runner.sources(file.document.key, file.parsed),
@@ -144,6 +156,7 @@ async function run(prepared: Prepared, deps: CliDeps): Promise<number> {
   const sent: { first?: number; handed?: number } = {};
   const platform = await platformFor(prepared, tokens, deps, sent);
   try {
+    await loadCatalogues(platform, deps);
     const files = load(prepared, platform, deps);
     const planned = new Map<string | undefined, number>();
     for (const file of files) for (const [module, calls] of callsByModule(file.parsed, (p) => platform.client.routeFor(p))) planned.set(module, (planned.get(module) ?? 0) + calls);
