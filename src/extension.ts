@@ -27,6 +27,8 @@ import { EnvironmentScopes } from './settings/environmentContext';
 import { knownModules, migrateLegacySecrets } from './settings/environmentSecrets';
 import { readEnvironmentList, watchEnvironments } from './settings/environmentSettings';
 import { saveRouteRule } from './settings/routeSettings';
+import { watchCatalogues } from './settings/catalogueSettings';
+import type { CatalogueSet } from './catalog/catalogues';
 import { applicationKey, applicationOf, sameApplication, type Environment } from './settings/environments';
 import { registerViews, TENANTS_VIEW_ID, type ViewsDeps } from './views';
 import { ResponseDocuments } from './views/responseDocuments';
@@ -52,6 +54,8 @@ export async function activate(context: vscode.ExtensionContext) {
   );
 
   const environments = watchEnvironments(context, logger);
+  // Read when first needed (the tree, a request file, a schema assertion), never here.
+  const catalogues = watchCatalogues(context, environments, logger);
   const globalSettings = watchApiSettings(context);
   // Several windows, one client (issue 12): one refresh and one rate-limit ledger per application for all windows.
   const windows = windowCoordination(logger);
@@ -68,7 +72,7 @@ export async function activate(context: vscode.ExtensionContext) {
   };
   context.subscriptions.push(views.tenantsView, views.responses);
   const { watches, watchStatusBar } = startWatches(context, environments, views.responses, logger, () => scopes.current());
-  const shared: SharedParts = { log, schedulers, quotas, views, windows, watches };
+  const shared: SharedParts = { log, schedulers, quotas, views, windows, watches, catalogues };
 
   const build = (scoped: vscode.ExtensionContext, environment: () => Environment) => buildEnvironment(scoped, environment, shared);
   const scopes = new EnvironmentScopes(context, environments, build, logger, (previous, next) => !sameApplication(previous, next));
@@ -89,6 +93,7 @@ export async function activate(context: vscode.ExtensionContext) {
     licenceOrganization: async (module) => (await active().licenceKeys.get(module))?.organization,
     environmentName: () => (environments.active().isDefault ? 'default' : environments.active().name),
     environments,
+    catalogues,
   });
   // Every command, from one place: the active environment's run in its parts at each use.
   const watchHandlers = watchCommands({ watches, responses: views.responses, history: () => active().commands.history.entries() });
@@ -172,10 +177,11 @@ interface SharedParts {
   views: NonNullable<ViewsDeps['shared']>;
   windows: WindowCoordination;
   watches: Watches;
+  catalogues: CatalogueSet;
 }
 
 /** The active environment's parts (sign-in, client, tenants, commands, views), in its own extension context. */
-function buildEnvironment(scoped: vscode.ExtensionContext, environment: () => Environment, { log, schedulers, quotas, views: shared, windows, watches }: SharedParts) {
+function buildEnvironment(scoped: vscode.ExtensionContext, environment: () => Environment, { log, schedulers, quotas, views: shared, windows, watches, catalogues }: SharedParts) {
   const settings = () => environment().settings;
   const named = () => (environment().isDefault ? {} : { name: environment().name });
   const auth = registerAuthentication(scoped, {
@@ -194,6 +200,7 @@ function buildEnvironment(scoped: vscode.ExtensionContext, environment: () => En
     quota: quotas.get(applicationKey(settings())),
     beforeSend: protectedCallPrompt(environment),
     cacheScope: () => environment().id,
+    catalogueRoutes: () => catalogues.routes(),
   });
   // Static answers are the signed-in user's: another account, or none, starts with an empty cache (a switch builds a new client).
   // A sign-out stops the watches; signed in (at start, or again), the pinned ones of this environment start.
@@ -213,7 +220,7 @@ function buildEnvironment(scoped: vscode.ExtensionContext, environment: () => En
   const client = recordingOrganizations(api.client, tenants);
   scoped.subscriptions.push(api, tenants);
 
-  const views = registerViews(scoped, { auth, api: client, tenants, logger: auth.logger, licenceKeys: api.licenceKeys, shared });
+  const views = registerViews(scoped, { auth, api: client, tenants, logger: auth.logger, licenceKeys: api.licenceKeys, shared, catalogues });
   const resolver = tenantResolver(tenants, views.activeTenant);
   const keyCommands = licenceKeyCommands({
     licenceKeys: api.licenceKeys,
@@ -239,6 +246,7 @@ function buildEnvironment(scoped: vscode.ExtensionContext, environment: () => En
     modules: () => api.client.modules(),
     saveRoute: (rule) => saveRouteRule(environment(), rule),
     logger: auth.logger,
+    catalogues,
   });
   const workbench = workbenchTestApi(views, commands);
   const handlers = { ...authCommands(auth, log), ...keyCommands, ...commands.handlers };

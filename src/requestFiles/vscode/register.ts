@@ -13,6 +13,9 @@ import { AssertionFailures } from './assertionFailures';
 import { registerLanguageFeatures } from './languageFeatures';
 import { runInTerminalCommands } from './runInTerminal';
 import { saveToFileCommands } from './saveToFile';
+import { catalogueFileCommands } from './catalogueFiles';
+import { catalogueContracts } from '../../catalog/contract';
+import type { CatalogueSet } from '../../catalog/catalogues';
 import type { TestEnvironments } from './testing/runProfiles';
 import { registerTestingView, type TestingHooks } from './testing/register';
 
@@ -38,6 +41,8 @@ export interface RequestFilesDeps {
   environmentName?: () => string;
   /** The environments: the Testing view has a Run profile for each. */
   environments?: TestEnvironments;
+  /** The active environment's catalogues (completion, hover, body checks, `?? schema`, Add to Request File, Generate). */
+  catalogues?: CatalogueSet;
 }
 
 /**
@@ -64,6 +69,7 @@ export function registerRequestFiles(context: vscode.ExtensionContext, deps: Req
     },
     environment,
     system: (lookup) => defaultSystemContext(lookup),
+    ...(deps.catalogues ? { contracts: catalogueContracts(deps.catalogues) } : {}),
   });
   const parsed = new ParsedDocuments();
   const failures = new AssertionFailures();
@@ -75,18 +81,24 @@ export function registerRequestFiles(context: vscode.ExtensionContext, deps: Req
     knownTenants: () => tenants.known(),
     saveRoute: deps.saveRoute,
     modules: deps.modules,
+    catalogues: deps.catalogues,
   });
   context.subscriptions.push(
     ...features.disposables,
     failures,
     vscode.workspace.onDidOpenTextDocument((document) => {
       if (isRequestDocument(document) && tenants.known() === undefined) loadTenants(features.refresh);
+      // A request file open: its catalogues are needed (routes, completion, body checks).
+      if (isRequestDocument(document)) void deps.catalogues?.ready();
     }),
     // Responses stay for the session (as in REST Client): a closed file, or one whose language another
     // extension changes (close + open), still chains. Deleted files drop theirs.
     vscode.workspace.onDidDeleteFiles((event) => event.files.forEach((uri) => runner.forget(uri.toString()))),
   );
-  if (vscode.workspace.textDocuments.some(isRequestDocument)) loadTenants(features.refresh);
+  if (vscode.workspace.textDocuments.some(isRequestDocument)) {
+    loadTenants(features.refresh);
+    void deps.catalogues?.ready();
+  }
   // Read at each use: the active environment's parts (its quota readings) are rebuilt when its settings change.
   const cost = { quota: { reading: (organization: string) => deps.api.quota.reading(organization) }, routeFor: (path: string) => deps.api.routeFor(path), licenceOrganization: deps.licenceOrganization };
   const testing = deps.environments && registerTestingView(context, { runner, parsed, cost, environments: deps.environments });
@@ -105,6 +117,7 @@ export function registerRequestFiles(context: vscode.ExtensionContext, deps: Req
     }),
     ...saveToFileCommands({ history: () => deps.history?.().entries() ?? [], knownTenants: () => tenants.known() }),
     ...runInTerminalCommands({ extensionPath: context.extensionPath, environmentName: deps.environmentName ?? (() => 'default') }),
+    ...catalogueFileCommands(deps.catalogues),
   };
   return { handlers, testing };
 }
