@@ -4,7 +4,7 @@
  * Nothing on the way of a request that is sent loads it.
  */
 import * as l10n from '../common/l10n';
-import { readOperations, titleOf, versionOf } from './operations';
+import { operationReader, titleOf, versionOf } from './operations';
 import { parseDescriptionText } from './parseText';
 import { bundleReferences, type ReferenceInput } from './references';
 import { CatalogueError, type CatalogueDocument, type CatalogueNote } from './types';
@@ -18,6 +18,7 @@ export interface DescriptionInput extends ReferenceInput {
   name?: string;
 }
 
+const PATHS_PER_TURN = 50;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Reads a description: parsed, its file references bundled, its operations read. Throws CatalogueError. */
@@ -32,6 +33,12 @@ export async function readDescription(input: DescriptionInput): Promise<Catalogu
   const notes: CatalogueNote[] = [];
   const document = await bundleReferences(value as Record<string, unknown>, input, notes);
   await nextTurn();
-  const operations = readOperations(document, version, notes);
+  // In turns of a few paths: a catalogue of a thousand operations never holds the event loop long.
+  const reader = operationReader(document, version, notes);
+  for (let index = 0; index < reader.paths.length; index++) {
+    reader.read(reader.paths[index]);
+    if (index % PATHS_PER_TURN === PATHS_PER_TURN - 1) await nextTurn();
+  }
+  const operations = reader.operations;
   return { version, ...titleOf(document), document, operations, notes, bytes: Buffer.byteLength(input.text) };
 }

@@ -189,30 +189,40 @@ function optional<K extends string, V>(key: K, value: V | undefined): Partial<Re
   return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 }
 
-/** Every operation of the document, in its order; an operation that cannot be read is a note, not a failure. */
-export function readOperations(document: Node, version: CatalogueDocument['version'], notes: CatalogueNote[]): CatalogueOperation[] {
+/**
+ * Reads the operations of one documented path at a time (so a large description can be read in
+ * turns that leave the event loop free); an operation that cannot be read is a note, not a failure.
+ */
+export function operationReader(document: Node, version: CatalogueDocument['version'], notes: CatalogueNote[]) {
   const paths = document.paths;
   if (paths !== undefined && !isNode(paths)) throw new CatalogueError(l10n.t('The description\'s "paths" is not an object.'));
   const prefix = version === '2.0' ? (text(document.basePath) ?? '').replace(/\/+$/, '') : '';
   const operations: CatalogueOperation[] = [];
   const seen = new Set<string>();
-  for (const [documentedPath, rawItem] of Object.entries(paths ?? {})) {
-    const item = resolved(document, rawItem, pointerOf(['paths', documentedPath]));
+  const read = (documentedPath: string) => {
+    const item = resolved(document, (paths as Node)[documentedPath], pointerOf(['paths', documentedPath]));
     if (!documentedPath.startsWith('/') || !isNode(item.value)) {
       notes.push({ message: l10n.t('The path {0} is not read: it does not start with "/" or is not an object.', documentedPath) });
-      continue;
+      return;
     }
     const pathItem = item.value;
     for (const method of METHODS) {
       const operation = pathItem[method];
       if (!isNode(operation)) continue;
-      const read = operationOf({ document, version, prefix, documentedPath, method, pathItem, operation, pointer: `${item.pointer}/${method}` });
-      if (seen.has(read.key)) continue;
-      seen.add(read.key);
-      operations.push(read);
+      const found = operationOf({ document, version, prefix, documentedPath, method, pathItem, operation, pointer: `${item.pointer}/${method}` });
+      if (seen.has(found.key)) continue;
+      seen.add(found.key);
+      operations.push(found);
     }
-  }
-  return operations;
+  };
+  return { paths: Object.keys(paths ?? {}), read, operations };
+}
+
+/** Every operation of the document, in its order, at once. */
+export function readOperations(document: Node, version: CatalogueDocument['version'], notes: CatalogueNote[]): CatalogueOperation[] {
+  const reader = operationReader(document, version, notes);
+  reader.paths.forEach(reader.read);
+  return reader.operations;
 }
 
 export function titleOf(document: Node): { title: string; apiVersion?: string } {

@@ -13,7 +13,21 @@ export function tokensOf(pointer: string): string[] {
   return pointer.replace(/^#/, '').slice(1).split('/').map((token) => decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
+/** The parts already looked up in each document: a large one names the same components thousands of times. */
+const lookedUp = new WeakMap<object, Map<string, unknown>>();
+
 export function valueAt(document: unknown, pointer: string): unknown {
+  const cache = typeof document === 'object' && document !== null ? (lookedUp.get(document) ?? new Map<string, unknown>()) : undefined;
+  if (cache?.has(pointer)) return cache.get(pointer);
+  const value = walk(document, pointer);
+  if (cache) {
+    cache.set(pointer, value);
+    lookedUp.set(document as object, cache);
+  }
+  return value;
+}
+
+function walk(document: unknown, pointer: string): unknown {
   let current = document;
   for (const token of tokensOf(pointer)) {
     if (typeof current !== 'object' || current === null) return undefined;

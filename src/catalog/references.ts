@@ -54,6 +54,15 @@ function scrub(value: unknown, filesReadable: boolean, notes: CatalogueNote[], f
   return files;
 }
 
+/** Every `$ref` value written in a description's text (JSON or YAML), found without walking the parsed value. */
+const REF_IN_TEXT = /["']?\$ref["']?\s*:\s*["']?([^"'\s,}\]]+)/g;
+
+/** Whether the text holds a `$ref` that is not local: only then is the parsed value walked (a 13 MB one has tens of thousands of local ones). */
+export function hasOutsideReference(text: string): boolean {
+  for (const match of text.matchAll(REF_IN_TEXT)) if (!match[1].startsWith('#')) return true;
+  return false;
+}
+
 export interface ReferenceInput {
   /** The main file's absolute path; undefined for standard input or an address (no file beside it then). */
   file?: string;
@@ -62,8 +71,9 @@ export interface ReferenceInput {
 }
 
 /** The description with its file references bundled in and its remote ones emptied; notes say what was left out. */
-export async function bundleReferences(document: Record<string, unknown>, input: ReferenceInput, notes: CatalogueNote[]): Promise<Record<string, unknown>> {
+export async function bundleReferences(document: Record<string, unknown>, input: ReferenceInput & { text?: string }, notes: CatalogueNote[]): Promise<Record<string, unknown>> {
   const readable = input.file !== undefined && input.readFile !== undefined;
+  if (input.text !== undefined && !hasOutsideReference(input.text)) return document;
   if (!scrub(document, readable, notes, input.file)) return document;
   let read = 0;
   // The bundler wraps what a reader throws: the first sentence of ours is the one to tell.

@@ -57,7 +57,11 @@ export function catalogueChildren(node: CatalogueNode): Array<OperationGroupNode
   }
   if (state.document.operations.length === 0) return [{ kind: 'message', id: `${node.id}/empty`, message: l10n.t('This description documents no operation.'), icon: 'info' }];
   const groups = new Map<string, CatalogueOperation[]>();
-  for (const operation of state.document.operations) groups.set(operation.group, [...(groups.get(operation.group) ?? []), operation]);
+  for (const operation of state.document.operations) {
+    const group = groups.get(operation.group);
+    if (group) group.push(operation);
+    else groups.set(operation.group, [operation]);
+  }
   return [...groups]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([group, operations]) => ({ kind: 'operationGroup', id: `${node.id}/group:${group}`, catalogueId: node.catalogue.id, group, operations, ...(node.tenant ? { tenant: node.tenant } : {}) }));
