@@ -164,7 +164,7 @@ function diagnoseBodySchema(
   const bodyOffset = lineOffset(lines, body.startLine);
   for (const violation of found.violations) {
     const node = root && nodeAt(root, violation.pointer);
-    if (node && body.text.slice(node.offset, node.offset + node.length).includes('{{')) continue;
+    if (node && body.text.startsWith('{{', node.offset)) continue;
     const at = positionOf(lines, bodyOffset + (node?.parent?.type === 'property' && violation.rule === 'additionalProperties' ? node.parent.offset : node?.offset ?? 0));
     const end = Math.min(lines[at.line].length, at.character + Math.max(1, node && node.type !== 'object' && node.type !== 'array' ? node.length : 1));
     report(at.line, 'warning', 'schema', l10n.t('The body does not match the schema of {0}: {1} {2} ({3})', found.operation, violation.path, violation.message, violation.rule), { start: at.character, end });
