@@ -109,18 +109,22 @@ describe('Catalogues', function () {
 
     // Through the view: the tenant, its catalogue and group expanded by clicks, the operation clicked.
     await driver.click('.activitybar a[aria-label^="Tenant API"]', { timeoutMs: 15_000 });
-    const row = (label: string) => `${SIDEBAR} .monaco-list-row[aria-label^="${label}"]`;
-    for (const label of [milano.descrizioneAmbienteDati, 'Fatturazione elettronica', 'Ditte']) {
-      await driver.waitFor(row(label), { timeoutMs: 20_000 });
-      if ((await driver.count(`${row(label)}[aria-expanded="false"]`)) > 0) await driver.click(row(label));
-      await driver.waitFor(`${row(label)}[aria-expanded="true"]`, { timeoutMs: 10_000 });
+    // By level too: the tenant's built-in resource "Ditte" (level 3) is not the catalogue's group "Ditte" (level 4).
+    const row = (label: string, level?: number) => `${SIDEBAR} .monaco-list-row[aria-label^="${label}"]${level ? `[aria-level="${level}"]` : ''}`;
+    for (const [label, level] of [[milano.descrizioneAmbienteDati, 2], ['Fatturazione elettronica', 3], ['Ditte', 4]] as const) {
+      await driver.waitFor(row(label, level), { timeoutMs: 20_000 });
+      if ((await driver.count(`${row(label, level)}[aria-expanded="false"]`)) > 0) await driver.click(row(label, level));
+      await driver.waitFor(`${row(label, level)}[aria-expanded="true"]`, { timeoutMs: 10_000 });
     }
     const before = sandbox.requests.length;
-    await driver.click(row('GET /efat/api/v1/ditte'), { timeoutMs: 10_000 });
+    await driver.click(row('GET /efat/api/v1/ditte', 5), { timeoutMs: 10_000 });
+    const sent = await waitFor(() => {
+      const calls = sandbox.requests.slice(before).filter((request) => request.path === '/efat/api/v1/ditte' && request.status !== 0);
+      return calls.length > 0 ? calls : undefined;
+    }, { timeoutMs: 30_000, what: 'the operation sent to the sandbox' });
+    assert.deepEqual(sent.map((request) => [request.status, request.headers['user-tenant']]), [[200, milano.id]]);
     const editor = await waitFor(() => vscode.window.visibleTextEditors.find((candidate) => candidate.document.uri.scheme === 'tenant-api-response' && /efat\/api\/v1\/ditte/.test(candidate.document.lineAt(0).text)), { timeoutMs: 30_000, what: 'the response tab of the operation' });
     assert.match(editor.document.getText(), /"ambienteDati": "RC-MI"/);
-    const sent = sandbox.requests.slice(before).filter((request) => request.path === '/efat/api/v1/ditte');
-    assert.deepEqual(sent.map((request) => [request.status, request.headers['user-tenant']]), [[200, milano.id]]);
   });
 
   it('completion offers a documented query parameter with its description', async () => {
