@@ -15,6 +15,8 @@ const common = {
   logLevel: 'info',
   // The catalogue's heavy half is dist/catalog.js, required by name when a catalogue is first needed (src/catalog/lazyLibrary.ts).
   define: { CATALOGUE_BUNDLE: '"catalog.js"' },
+  // jsonc-parser's "main" is a UMD build whose requires a bundler cannot follow: its ES module build instead.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
 };
 
 const builds = [

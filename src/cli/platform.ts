@@ -17,6 +17,7 @@ import { windowCoordination, type ApplicationLedger } from '../coordination';
 import { createLedger, type LedgerFallback } from '../coordination/redis/createLedger';
 import type { LedgerEndpoint } from '../coordination/redis/ledgerUrl';
 import { APPLICATION_LIMITS } from '../api/limits';
+import { requestTimeoutMs } from '../api/requestTimeout';
 import { RequestFileRunner } from '../engine/runner';
 import { defaultSystemContext } from '../engine/systemVariables';
 import * as l10n from '../common/l10n';
@@ -87,7 +88,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     },
   });
   const runner = new RequestFileRunner({
-    sender: { api: client, tenants, baseUrl: () => options.api.baseUrl, fetch: options.fetch, timeoutMs: () => options.api.requestTimeoutSeconds * 1000 },
+    sender: { api: client, tenants, baseUrl: () => options.api.baseUrl, fetch: options.fetch, timeoutMs: () => requestTimeoutMs(options.api) },
     environment: () => options.variables,
     system: (lookup) => defaultSystemContext(lookup),
     contracts: catalogueContracts(catalogues),

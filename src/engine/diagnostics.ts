@@ -10,7 +10,7 @@ import { isCredentialHeader } from '../api/requestHeaders';
 import { findTenant } from '../api/tenantResolver';
 import { evaluateSystemVariable, type SystemVariableContext } from './systemVariables';
 import { classifyReference, referencesInLine } from './variables';
-import { findNodeAtLocation, parseTree, type Node as JsonNode } from 'jsonc-parser/lib/esm/main.js';
+import { findNodeAtLocation, parseTree, type Node as JsonNode } from 'jsonc-parser';
 import type { SchemaViolation } from '../catalog/types';
 
 export type Severity = 'error' | 'warning' | 'information';
