@@ -62,7 +62,7 @@ export async function activate(context: vscode.ExtensionContext) {
 
   const environments = watchEnvironments(context, logger);
   // Read when first needed (the tree, a request file, a schema assertion), never here.
-  const catalogues = watchCatalogues(context, environments, logger);
+  const catalogues = watchCatalogues(context.subscriptions, environments, logger);
   const globalSettings = watchApiSettings(context.subscriptions);
   // Several windows, one client: one refresh and one rate-limit ledger per application for all windows.
   const windows = windowCoordination(logger);

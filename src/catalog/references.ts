@@ -71,10 +71,10 @@ export interface ReferenceInput {
 }
 
 /** The description with its file references bundled in and its remote ones emptied; notes say what was left out. */
-export async function bundleReferences(document: Record<string, unknown>, input: ReferenceInput & { text?: string }, notes: CatalogueNote[]): Promise<Record<string, unknown>> {
+export async function bundleReferences(document: Record<string, unknown>, input: ReferenceInput & { text?: string; name?: string }, notes: CatalogueNote[]): Promise<Record<string, unknown>> {
   const readable = input.file !== undefined && input.readFile !== undefined;
   if (input.text !== undefined && !hasOutsideReference(input.text)) return document;
-  if (!scrub(document, readable, notes, input.file)) return document;
+  if (!scrub(document, readable, notes, input.name ?? input.file)) return document;
   let read = 0;
   // The bundler wraps what a reader throws: the first sentence of ours is the one to tell.
   let failure: CatalogueError | undefined;
@@ -99,11 +99,12 @@ export async function bundleReferences(document: Record<string, unknown>, input:
     parse: (found: { url: string; data: string | Buffer }) => {
       let value: unknown;
       try {
-        value = parseDescriptionText(found.data.toString(), path.relative(path.dirname(input.file!), found.url));
+        const shown = path.relative(path.dirname(input.file!), found.url);
+        value = parseDescriptionText(found.data.toString(), shown);
+        scrub(value, true, notes, shown);
       } catch (error) {
         throw error instanceof CatalogueError ? keep(error) : error;
       }
-      scrub(value, true, notes, found.url);
       return value;
     },
   };

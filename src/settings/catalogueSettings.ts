@@ -13,7 +13,7 @@ import type { Environment } from './environments';
  * is read from the first workspace folder; an address is fetched without credentials.
  */
 export function watchCatalogues(
-  context: vscode.ExtensionContext,
+  subscriptions: vscode.Disposable[],
   environments: { active(): Environment; onDidChange(listener: () => void): vscode.Disposable },
   logger: Logger,
 ): CatalogueSet {
@@ -35,6 +35,6 @@ export function watchCatalogues(
     catalogues.setEntries(entries);
   };
   update();
-  context.subscriptions.push(catalogues, environments.onDidChange(update));
+  subscriptions.push(catalogues, environments.onDidChange(update));
   return catalogues;
 }
