@@ -41,6 +41,7 @@ import { EVERY_TENANT, pinnedTenant, splitTenants } from '../engine/tenantList';
 import { describeRun } from './runDescription';
 import { planFiles, plannedByOrganization, type PlanDeps, type RunChoice } from './planRun';
 import { StatisticsCounter } from './runStatistics';
+import { describeFailure } from '../catalog/catalogues';
 
 export interface CliDeps {
   env: NodeJS.ProcessEnv;
@@ -127,7 +128,17 @@ async function platformFor(prepared: Prepared, tokens: AccessTokenSource, deps: 
       return deps.fetch(input, init);
     }),
     ...(prepared.ledger ? { redis: { endpoint: prepared.ledger, fallback: args.ledgerFallback, logger: ledgerLogger(logger, deps.output) } } : {}),
+    catalogues: { entries: settings.catalogues, folder: settings.folder },
   });
+}
+
+/** The catalogues read before the files are checked (their routes are the files' too); one that cannot be read is named, the run goes on. */
+async function loadCatalogues(platform: Pick<Platform, 'catalogues'>, deps: CliDeps): Promise<void> {
+  if (!platform.catalogues.configured()) return;
+  await platform.catalogues.ready();
+  for (const catalogue of platform.catalogues.list()) {
+    if (catalogue.state.kind === 'failed') deps.output.err(l10n.t('Catalogue {0}: {1}', catalogue.name, describeFailure(catalogue.state.error)));
+  }
 }
 
 function load(prepared: Prepared, platform: Pick<Platform, 'client'>, deps: CliDeps): LoadedFile[] {
@@ -140,6 +151,7 @@ async function dryRun(prepared: Prepared, deps: CliDeps): Promise<number> {
   const tokens: AccessTokenSource = { getAccessToken: async () => Promise.reject(new Error('dry run')) };
   const platform = await platformFor(prepared, tokens, deps, {});
   try {
+    await loadCatalogues(platform, deps);
     const files = load(prepared, platform, deps);
     // Nothing is listed without a sign-in: `*` stands for one tenant in the cost, and the dry run says so.
     const every: TenantRecord = { id: EVERY_TENANT, codiceAmbienteDati: EVERY_TENANT, descrizioneAmbienteDati: EVERY_TENANT, clusterAddress: '', usable: true };
@@ -168,6 +180,7 @@ async function run(prepared: Prepared, deps: CliDeps): Promise<number> {
   const counter = new StatisticsCounter(() => deps.clock.now());
   const platform = await platformFor(prepared, tokens, deps, sent, counter);
   try {
+    await loadCatalogues(platform, deps);
     const files = load(prepared, platform, deps);
     const organizationOf = organizationLookup(platform);
     const planned = await planFiles(files, runChoice(args, deps), planDeps(platform));

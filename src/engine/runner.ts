@@ -17,6 +17,8 @@ import { resolveText, type ReferenceProblem, type RequestResult, type VariableSo
 import { checkResponse } from './assertions/checkResponse';
 import type { AssertionResult } from './assertions/evaluateAssertion';
 import { contextKeys, type RunCell } from './runContext';
+import type { ContractAnswer } from '../catalog/contract';
+import type { ContractVerdict } from '../catalog/types';
 
 export interface RequestDocument {
   /** Identifies the file (its URI): results are kept per file. */
@@ -31,6 +33,8 @@ export interface RunnerDeps {
   /** The variables of the environment in force (the editor's active one, the runner's --env), read at each request. */
   environment(): Record<string, string>;
   system(lookup: (name: string) => string | undefined): SystemVariableContext;
+  /** The catalogues `?? schema` checks answers against (loaded before the first such check). */
+  contracts?: Contracts;
 }
 
 export interface RunOutcome {
@@ -68,6 +72,11 @@ export interface SendOptions {
   sendOverQuota?: boolean;
   /** Send a static resource even when its answer is cached (Refresh). */
   bypassCache?: boolean;
+}
+
+/** The catalogues, as `?? schema` reads them: the verdict on an answer, once they are loaded. */
+export interface Contracts {
+  verdictOf(answer: ContractAnswer): Promise<() => ContractVerdict>;
 }
 
 const MAX_DEPENDENCY_DEPTH = 5;
@@ -185,20 +194,22 @@ export class RequestFileRunner {
       outcome.sent = await sendPrepared(prepared.request, this.deps.sender, options);
     } catch (error) {
       outcome.error = describeError(error);
-      this.check(document, file, outcome);
+      await this.check(document, file, outcome);
       return outcome;
     }
     if (request.name) this.remember(this.writeKey(document, file, request, options.cell), request.name, resultOf(prepared.request, outcome.sent.response));
-    this.check(document, file, outcome);
+    await this.check(document, file, outcome);
     return outcome;
   }
 
   /** Checks the request's assertions against whatever answer came, once its own result is remembered. */
-  private check(document: RequestDocument, file: ParsedFile, outcome: RunOutcome): void {
+  private async check(document: RequestDocument, file: ParsedFile, outcome: RunOutcome): Promise<void> {
     const response = outcome.sent?.response ?? outcome.error?.response;
     if (outcome.request.assertions.length === 0 || !response) return;
+    const contracts = this.deps.contracts;
+    const checked = contracts && outcome.request.assertions.some((assertion) => assertion.subject.verdict) ? { ...response, contract: await contracts.verdictOf(response) } : response;
     const sources = this.sources(document.key, file, outcome.cell);
-    outcome.assertions = checkResponse(outcome.request.assertions, response, (text) => resolveText(text, sources));
+    outcome.assertions = checkResponse(outcome.request.assertions, checked, (text) => resolveText(text, sources));
   }
 
   private remember(key: string, name: string, result: RequestResult): void {

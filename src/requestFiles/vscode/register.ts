@@ -11,6 +11,9 @@ import { AssertionFailures } from './assertionFailures';
 import { registerLanguageFeatures } from './languageFeatures';
 import { runInTerminalCommands } from './runInTerminal';
 import { saveToFileCommands } from './saveToFile';
+import { catalogueFileCommands } from './catalogueFiles';
+import { catalogueContracts } from '../../catalog/contract';
+import type { CatalogueSet } from '../../catalog/catalogues';
 import type { TestEnvironments } from './testing/runProfiles';
 import { registerTestingView, type TestingHooks } from './testing/register';
 
@@ -21,6 +24,8 @@ export interface RequestFilesDeps {
   tabs: ResponseDocuments;
   /** The environments: the Testing view has a Run profile for each. */
   environments?: TestEnvironments;
+  /** The active environment's catalogues (completion, hover, body checks, `?? schema`, Add to Request File, Generate). */
+  catalogues?: CatalogueSet;
 }
 
 /** What request files register into and run from: the extension's subscriptions and folder (never its secrets). */
@@ -54,6 +59,7 @@ export function registerRequestFiles(host: RequestFilesHost, deps: RequestFilesD
     },
     environment,
     system: (lookup) => defaultSystemContext(lookup),
+    ...(deps.catalogues ? { contracts: catalogueContracts(deps.catalogues) } : {}),
   });
   const parsed = new ParsedDocuments();
   const failures = new AssertionFailures();
@@ -65,18 +71,24 @@ export function registerRequestFiles(host: RequestFilesHost, deps: RequestFilesD
     knownTenants: () => tenants.known(),
     saveRoute: (rule) => active().saveRoute(rule),
     modules: () => active().modules(),
+    catalogues: deps.catalogues,
   });
   host.subscriptions.push(
     ...features.disposables,
     failures,
     vscode.workspace.onDidOpenTextDocument((document) => {
       if (isRequestDocument(document) && tenants.known() === undefined) loadTenants(features.refresh);
+      // A request file open: its catalogues are needed (routes, completion, body checks).
+      if (isRequestDocument(document)) void deps.catalogues?.ready();
     }),
     // Responses stay for the session (as in REST Client): a closed file, or one whose language another
     // extension changes (close + open), still chains. Deleted files drop theirs.
     vscode.workspace.onDidDeleteFiles((event) => event.files.forEach((uri) => runner.forget(uri.toString()))),
   );
-  if (vscode.workspace.textDocuments.some(isRequestDocument)) loadTenants(features.refresh);
+  if (vscode.workspace.textDocuments.some(isRequestDocument)) {
+    loadTenants(features.refresh);
+    void deps.catalogues?.ready();
+  }
   const cost = { quota: { reading: (organization: string) => api.quota.reading(organization) }, routeFor: (path: string) => api.routeFor(path), licenceOrganization: (module: string, tenant?: string) => active().licenceOrganization(module, tenant) };
   const testing = deps.environments && registerTestingView(host.subscriptions, { runner, parsed, tenants, cost, environments: deps.environments });
   const handlers = {
@@ -94,6 +106,7 @@ export function registerRequestFiles(host: RequestFilesHost, deps: RequestFilesD
     }),
     ...saveToFileCommands({ history: () => active().history.entries(), knownTenants: () => tenants.known() }),
     ...runInTerminalCommands({ extensionPath: host.extensionPath, environmentName: () => active().environmentName() }),
+    ...catalogueFileCommands(deps.catalogues),
   };
   return { handlers, testing };
 }
