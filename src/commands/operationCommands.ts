@@ -39,7 +39,7 @@ async function askOperation(documented: Documented, catalogues: CatalogueSet, te
   let body: string | undefined;
   const steps = requiredParameters(operation).map((parameter) => parameterStep(parameter, answers));
   if (operation.body?.required && operation.body.json) {
-    const example = JSON.stringify(catalogues.exampleBody(documented) ?? {}, null, 2);
+    const example = JSON.stringify((await catalogues.exampleBody(documented).catch(() => undefined)) ?? {}, null, 2);
     steps.push(() =>
       input({
         title: title(vscode.l10n.t('body')),
