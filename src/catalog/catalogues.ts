@@ -159,6 +159,7 @@ export class CatalogueSet {
     const now = this.deps.now ?? (() => performance.now());
     const started = now();
     try {
+      this.deps.reader.warm?.();
       const source = await this.deps.read(catalogue.entry);
       // Indexed as the operations come: no pass over all of them in one go once they are read.
       const index = new OperationIndex([]);

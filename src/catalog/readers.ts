@@ -21,6 +21,8 @@ export interface ReadCatalogue {
 }
 
 export interface DescriptionReader {
+  /** Gets ready to read (starts the worker) while the description is fetched. */
+  warm?(): void;
   /** Rejects with a CatalogueError for a description that cannot be used; `onOperations` gets them as they are read. */
   read(source: DescriptionSource, onOperations?: (operations: CatalogueOperation[]) => void): Promise<ReadCatalogue>;
   dispose(): void;

@@ -61,6 +61,12 @@ export class WorkerReader implements DescriptionReader {
     return this.readCatalogue(answer, operations, lifetime);
   }
 
+  /** Starts the worker (its bundle loads while the description is fetched); stopped a while later if no read comes. */
+  warm(): void {
+    this.ensureWorker();
+    this.stopWhenIdle();
+  }
+
   dispose(): void {
     this.stop(this.worker, l10n.t('it was closed'));
   }

@@ -32,7 +32,7 @@ export function workbenchCommands(scope: Pick<EnvironmentScope, 'globalState'>, 
   const runner = new RequestRunner(deps.api, deps.resolver, deps.views, history, logger);
   const commands: WorkbenchCommandContext = { ...deps, history, runner };
   const handlers: CommandHandlers = {
-    ...requestCommands(commands),
+    ...requestCommands({ ...commands, catalogues: deps.catalogues }),
     ...curlCommands(commands),
     ...tenantCommands(commands),
     ...quotaCommands(commands),
