@@ -5,7 +5,7 @@
  */
 import type { RouteRule, TenantRecord } from '../api/types';
 import * as l10n from '../common/l10n';
-import { splitLines, tenantOf, type ParsedFile, type ParsedRequest, type ParseProblem } from './parser';
+import { closestMethod, splitLines, tenantOf, type ParsedFile, type ParsedRequest, type ParseProblem } from './parser';
 import { isCredentialHeader } from '../api/requestHeaders';
 import { findTenant } from '../api/tenantResolver';
 import { evaluateSystemVariable, type SystemVariableContext } from './systemVariables';
@@ -29,6 +29,9 @@ export const DIAGNOSTIC_CODES = [
   'unknownTenant',
   'assertion',
   'script',
+  'unknownMethod',
+  'curlCommand',
+  'missingSeparator',
 ] as const;
 
 export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];
@@ -52,30 +55,44 @@ export interface DiagnosticContext {
 
 function parseMessage(problem: ParseProblem): string {
   switch (problem.message) {
-    case 'unknownMethod':
-      return l10n.t('"{0}" is not an HTTP method.', problem.detail ?? '');
+    case 'unknownMethod': {
+      const closest = closestMethod(problem.detail ?? '');
+      return closest
+        ? l10n.t('Unknown method "{0}": did you mean {1}? The request line is METHOD URL.', problem.detail ?? '', closest)
+        : l10n.t('Unknown method "{0}": the request line is METHOD URL, with GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS or another HTTP method.', problem.detail ?? '');
+    }
     case 'headerWithoutColon':
       return l10n.t('A header is written "Name: value"; put a blank line before the body.');
     case 'duplicateName':
       return l10n.t('Another request is already named {0}: its responses would be mixed up.', problem.detail ?? '');
     case 'curlNotSupported':
-      return l10n.t('cURL commands are not supported in request files: write the request line instead.');
+      return l10n.t('This is a cURL command: a request file holds a request line instead. The quick fix converts it.');
     case 'assertion':
       return problem.detail ?? '';
     case 'assertionWithoutRequest':
       return l10n.t('This assertion has no request to check: put it in a block with a request line.');
     case 'scriptNotRun':
       return l10n.t('Scripts in request files are never run (a file from a pull request must not run code on your machine): this block is ignored. Use ?? assertion lines and request variables instead.');
+    case 'missingSeparator':
+      return l10n.t('Another request starts here without a ### line above it: it is read as a request of its own. Add the ### line to say so.');
   }
 }
 
-/** The code a parse problem is shown with: assertion and script problems have their own, for quick fixes and filters. */
+/** The code each parse problem is shown with: those with quick fixes or filters of their own have their own code. */
+const PARSE_CODES: Partial<Record<ParseProblem['message'], DiagnosticCode>> = {
+  assertion: 'assertion',
+  assertionWithoutRequest: 'assertion',
+  scriptNotRun: 'script',
+  unknownMethod: 'unknownMethod',
+  curlNotSupported: 'curlCommand',
+  missingSeparator: 'missingSeparator',
+};
+
 function parseCode(problem: ParseProblem): DiagnosticCode {
-  if (problem.message === 'assertion' || problem.message === 'assertionWithoutRequest') return 'assertion';
-  return problem.message === 'scriptNotRun' ? 'script' : 'parse';
+  return PARSE_CODES[problem.message] ?? 'parse';
 }
 
-const WARNING_PROBLEMS: ReadonlySet<ParseProblem['message']> = new Set(['duplicateName', 'scriptNotRun']);
+const WARNING_PROBLEMS: ReadonlySet<ParseProblem['message']> = new Set(['duplicateName', 'scriptNotRun', 'missingSeparator']);
 
 export function diagnoseRequestFile(text: string, file: ParsedFile, context: DiagnosticContext): FileDiagnostic[] {
   const lines = splitLines(text);
@@ -126,7 +143,7 @@ function diagnoseRequest(lines: readonly string[], file: ParsedFile, request: Pa
     const problem = jsonProblem(body.text);
     if (problem) {
       // At the offending character, so the Problems view and the quick fix point at it.
-      const line = body.startLine + Math.min(problem.line, body.endLine - body.startLine);
+      const line = body.lines?.[problem.line] ?? body.startLine + Math.min(problem.line, body.endLine - body.startLine);
       const start = Math.min(problem.column, lines[line].length);
       const columns = { start, end: Math.min(start + 1, lines[line].length) };
       report(line, 'error', 'malformedJson', l10n.t('The body is not valid JSON: {0} (line {1}, column {2})', problem.message, line + 1, start + 1), columns);

@@ -6,7 +6,7 @@
 import { proposeRule } from '../api/routes';
 import * as l10n from '../common/l10n';
 import { jsonProblem, type DiagnosticCode } from './diagnostics';
-import { splitLines, type ParsedFile, type ParsedRequest } from './parser';
+import { closestMethod, splitLines, type ParsedFile, type ParsedRequest } from './parser';
 import { classifyReference } from './variables';
 
 /** 0-based lines and columns, the end excluded. */
@@ -54,6 +54,8 @@ const FIXES: Partial<Record<DiagnosticCode, (input: FixInput) => QuickFix[]>> = 
   unknownTenant: tenantFixes,
   credentialHeader: headerFixes,
   unknownVariable: variableFixes,
+  unknownMethod: methodFixes,
+  missingSeparator: separatorFixes,
 };
 
 export function quickFixesFor(text: string, file: ParsedFile, at: DiagnosticAt): QuickFix[] {
@@ -134,6 +136,20 @@ function variableFixes({ lines, at, request }: FixInput): QuickFix[] {
       preferred: true,
     },
   ];
+}
+
+function methodFixes({ lines, at }: FixInput): QuickFix[] {
+  const written = lines[at.line].slice(at.start, at.end);
+  const method = closestMethod(written);
+  if (!method) return [];
+  return [{ kind: 'edit', title: l10n.t('Change {0} to {1}', written, method), changes: [{ range: { line: at.line, start: at.start, endLine: at.line, end: at.end }, newText: method }], preferred: true }];
+}
+
+/** The ### line goes above the request's comments and variables (they belong to it). */
+function separatorFixes({ file, at }: FixInput): QuickFix[] {
+  const request = file.requests.find((candidate) => candidate.requestLine === at.line);
+  const line = request?.startLine ?? at.line;
+  return [{ kind: 'edit', title: l10n.t('Insert ### above this request'), changes: [{ range: { line, start: 0, endLine: line, end: 0 }, newText: '###\n' }], preferred: true }];
 }
 
 /** The text without commas that close nothing but `]` or `}` (outside strings). */
