@@ -75,7 +75,7 @@ export const CURL_OPTIONS: readonly CurlOption[] = [
   { names: ['-I', '--head'], value: false, apply: (draft) => void (draft.head = true) },
   { names: ['-A', '--user-agent'], value: true, apply: header('User-Agent') },
   { names: ['-e', '--referer'], value: true, apply: header('Referer') },
-  { names: ['-u', '--user'], value: true, apply: ignoredWithNote(() => credentialsDropped(l10n.t('The user and password of -u'))) },
+  { names: ['-u', '--user'], value: true, apply: ignoredWithNote(() => credentialsDropped(l10n.t('-u (a user and password)'))) },
   { names: ['--oauth2-bearer'], value: true, apply: ignoredWithNote(() => credentialsDropped('--oauth2-bearer')) },
   { names: ['--basic', '--digest', '--ntlm', '--negotiate', '--anyauth'], value: false },
   { names: ['-b', '--cookie'], value: true, apply: ignoredWithNote(() => l10n.t('The cookies of -b were dropped: a cookie carries a session, and a session does not belong in a file.')) },

@@ -102,6 +102,19 @@ describe('requestFiles/quickFixes', () => {
     assert.equal(parseRequestFile(after).requests[1].name, 'conf');
   });
 
+  it('converts a cURL command written where a request line goes, its continuation lines included, and says what it dropped', () => {
+    const text = ['# @name conf', "curl 'https://api.example.com/api/configurazioni?pagina=1' \\", "  -H 'Accept: application/json' \\", "  -H 'Authorization: Bearer abc'", '', '###', 'GET /v10/user-tenants'].join('\n');
+    const [diagnostic] = diagnose(text).filter((item) => item.code === 'curlCommand');
+    assert.deepEqual([diagnostic.line, diagnostic.severity], [1, 'error']);
+    const [fix] = fixesOf(text, 'curlCommand');
+    assert.equal(fix.title, 'Convert the cURL command to a request');
+    const after = edited(text, fix);
+    assert.equal(after, ['# @name conf', 'GET https://api.example.com/api/configurazioni?pagina=1', 'Accept: application/json', '', '###', 'GET /v10/user-tenants'].join('\n'));
+    assert.deepEqual((fix as Extract<QuickFix, { kind: 'edit' }>).notes, ['The header Authorization was dropped: the extension signs in and adds the token, licence key and tenant itself.']);
+    assert.equal(parseRequestFile(after).requests[0].name, 'conf');
+    assert.deepEqual(diagnose(after).filter((item) => item.code === 'curlCommand'), []);
+  });
+
   it('offers one of the user\'s tenants in place of an unknown one: the metadata, the variable, or a new line', () => {
     const metadata = '# @tenant XX-YY\nGET /efat/api/v1/ditte';
     const [fix] = fixesOf(metadata, 'unknownTenant');
