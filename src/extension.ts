@@ -26,6 +26,7 @@ import { EnvironmentState } from './settings/activeEnvironment';
 import { EnvironmentScopes } from './settings/environmentContext';
 import { knownModules, migrateLegacySecrets } from './settings/environmentSecrets';
 import { readEnvironmentList, watchEnvironments } from './settings/environmentSettings';
+import { watchEnvironmentFiles } from './settings/environmentFileWatcher';
 import { saveRouteRule } from './settings/routeSettings';
 import { applicationKey, applicationOf, sameApplication, type Environment } from './settings/environments';
 import { registerViews, TENANTS_VIEW_ID, type ViewsDeps } from './views';
@@ -52,6 +53,7 @@ export async function activate(context: vscode.ExtensionContext) {
   );
 
   const environments = watchEnvironments(context, logger);
+  const environmentFiles = watchEnvironmentFiles(context, logger);
   const globalSettings = watchApiSettings(context);
   // Several windows, one client (issue 12): one refresh and one rate-limit ledger per application for all windows.
   const windows = windowCoordination(logger);
@@ -84,6 +86,7 @@ export async function activate(context: vscode.ExtensionContext) {
     history: () => active().commands.history,
     tabs: views.responses,
     environment: () => environments.active().settings.variables,
+    fileEnvironments: { forKey: (key) => environmentFiles.forDocument(key, environments.active()), onDidChange: environmentFiles.onDidChange },
     saveRoute: (rule) => saveRouteRule(environments.active(), rule),
     modules: () => active().client.modules(),
     licenceOrganization: async (module) => (await active().licenceKeys.get(module))?.organization,
@@ -92,7 +95,7 @@ export async function activate(context: vscode.ExtensionContext) {
   });
   // Every command, from one place: the active environment's run in its parts at each use.
   const watchHandlers = watchCommands({ watches, responses: views.responses, history: () => active().commands.history.entries() });
-  registerCommands(context, { ...environmentCommands(environments), ...requestFiles.handlers, ...wholeResponses.commands(), ...watchHandlers }, () => active().handlers);
+  registerCommands(context, { ...environmentCommands(environments, environmentFiles), ...requestFiles.handlers, ...wholeResponses.commands(), ...watchHandlers }, () => active().handlers);
 
   // For the in-editor tests only (development and test runs): nothing secret is exported in production.
   // They follow a switch of environment (a test may keep the object).

@@ -1,12 +1,14 @@
 /**
  * `tenant-api import <file or -> [--format F] [--out FOLDER] [--force]`: request files from another
  * tool's format. All or nothing: every file is checked before the first is written, so a failed import
- * leaves the folder as it was.
+ * leaves the folder as it was. An environment file that exists already takes the imported
+ * environments in (a collection, then its environments, into one folder).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as l10n from '../common/l10n';
 import { ImportError, IMPORTERS, importRequests, type Importer, type ImportResult } from '../engine/importers';
+import { EnvironmentFileError, isEnvironmentFileName, mergeEnvironmentFiles } from '../settings/environmentFiles';
 import type { Arguments } from './options';
 import type { Output } from './output';
 
@@ -36,9 +38,20 @@ function targets(result: ImportResult, folder: string, force: boolean): string[]
   return result.files.map((file) => {
     const target = path.resolve(folder, file.path);
     if (path.relative(folder, target).startsWith('..') || path.isAbsolute(path.relative(folder, target))) throw new ImportFailed(l10n.t('The import named a file outside {0}: {1}', folder, file.path));
-    if (!force && fs.existsSync(target)) throw new ImportFailed(l10n.t('{0} exists: nothing was written (--force replaces it).', path.relative(process.cwd(), target) || target));
+    if (!force && fs.existsSync(target) && !isEnvironmentFileName(path.basename(target))) throw new ImportFailed(l10n.t('{0} exists: nothing was written (--force replaces it).', path.relative(process.cwd(), target) || target));
     return target;
   });
+}
+
+/** What a file will hold: the import's text, merged into an environment file that exists. */
+function contentOf(text: string, target: string, cwd: string): string {
+  if (!isEnvironmentFileName(path.basename(target)) || !fs.existsSync(target)) return text;
+  try {
+    return mergeEnvironmentFiles(fs.readFileSync(target, 'utf8'), text, path.relative(cwd, target) || target);
+  } catch (error) {
+    if (error instanceof EnvironmentFileError) throw new ImportFailed(l10n.t('{0}: nothing was written.', error.message));
+    throw error;
+  }
 }
 
 export async function importCommand(args: Arguments, deps: ImportDeps): Promise<void> {
@@ -53,9 +66,10 @@ export async function importCommand(args: Arguments, deps: ImportDeps): Promise<
     throw error;
   }
   const files = targets(result, folder, args.force);
+  const texts = result.files.map((file, index) => contentOf(file.text, files[index], deps.cwd));
   result.files.forEach((file, index) => {
     fs.mkdirSync(path.dirname(files[index]), { recursive: true });
-    fs.writeFileSync(files[index], file.text);
+    fs.writeFileSync(files[index], texts[index]);
     deps.output.out(l10n.t('Wrote {0} ({1})', path.relative(deps.cwd, files[index]) || files[index], l10n.byCount(file.requests, l10n.t('{0} request', file.requests), l10n.t('{0} requests', file.requests))));
   });
   for (const note of result.notes) deps.output.err(note.where ? `${note.where}: ${note.message}` : note.message);

@@ -18,6 +18,7 @@ import { createLedger, type LedgerFallback } from '../coordination/redis/createL
 import type { LedgerEndpoint } from '../coordination/redis/ledgerUrl';
 import { APPLICATION_LIMITS } from '../api/limits';
 import { RequestFileRunner } from '../engine/runner';
+import type { FileEnvironment } from '../settings/environmentFileSources';
 import { defaultSystemContext } from '../engine/systemVariables';
 import * as l10n from '../common/l10n';
 import { LICENCE_KEY_PREFIX } from './credentials';
@@ -32,6 +33,8 @@ export interface PlatformOptions {
   /** The tenant of requests that name none (--tenant): a code, description or id. */
   tenant?: string;
   variables: Record<string, string>;
+  /** The environment files' variables for a request file (its key is its path). */
+  fileEnvironment?: (key: string) => FileEnvironment;
   logger: Logger;
   fetch: FetchFunction;
   /** The ledger in Redis shared with runners on other machines; without it, this machine's ledger. */
@@ -79,7 +82,8 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const runner = new RequestFileRunner({
     sender: { api: client, tenants, baseUrl: () => options.api.baseUrl, fetch: options.fetch, timeoutMs: () => options.api.requestTimeoutSeconds * 1000 },
     environment: () => options.variables,
-    system: (lookup) => defaultSystemContext(lookup),
+    fileEnvironment: options.fileEnvironment,
+    system: (lookup, dotenv) => defaultSystemContext(lookup, dotenv),
   });
   return {
     ready: async () => ledger?.ready(),

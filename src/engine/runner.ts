@@ -12,6 +12,7 @@ import { parseRequestFile, type ParsedFile, type ParsedRequest } from './parser'
 import { platformPath, prepareRequest, type PreparedRequest } from './prepare';
 import { resultOf, sendPrepared, type SenderDeps, type SentRequest } from './sender';
 import type { SystemVariableContext } from './systemVariables';
+import type { FileEnvironment } from '../settings/environmentFileSources';
 import { resolveText, type ReferenceProblem, type RequestResult, type VariableSources } from './variables';
 import { checkResponse } from './assertions/checkResponse';
 import type { AssertionResult } from './assertions/evaluateAssertion';
@@ -28,7 +29,9 @@ export interface RunnerDeps {
   sender: SenderDeps;
   /** The active environment's variables (issue "Environments"); {} until environments exist. */
   environment(): Record<string, string>;
-  system(lookup: (name: string) => string | undefined): SystemVariableContext;
+  /** The environment files' variables for the file with this key (they win over the environment's). */
+  fileEnvironment?(key: string): FileEnvironment;
+  system(lookup: (name: string) => string | undefined, dotenv?: Readonly<Record<string, string>>): SystemVariableContext;
 }
 
 export interface RunOutcome {
@@ -80,14 +83,16 @@ export class RequestFileRunner {
   /** The sources variables are read from, for hover and diagnostics too. */
   sources(key: string, file: ParsedFile): VariableSources {
     const fileVariables = new Map(file.variables.map((variable) => [variable.name, variable.value]));
-    const environment = this.deps.environment();
+    const files = this.deps.fileEnvironment?.(key);
+    const environment = files ? { ...this.deps.environment(), ...files.variables } : this.deps.environment();
     const results = this.resultsOf(key);
     return {
       fileVariables,
       environment,
+      secretNames: files?.secrets,
       requestNames: new Set(file.requests.flatMap((request) => (request.name ? [request.name] : []))),
       result: (name) => results.get(name),
-      system: this.deps.system((name) => fileVariables.get(name) ?? environment[name]),
+      system: this.deps.system((name) => fileVariables.get(name) ?? environment[name], files?.dotenv),
     };
   }
 

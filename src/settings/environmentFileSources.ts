@@ -6,7 +6,9 @@
  * file and from `.env` are secrets. A file that cannot be read is left out and said once, with its
  * place; the others still count. Read through `read`, cached until `invalidate`. No `vscode` here.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { Environment } from './environments';
 import {
   DOTENV_FILE,
   EnvironmentFileError,
@@ -32,8 +34,15 @@ export interface FileEnvironment {
   dotenv: Record<string, string>;
   /** Where each variable's value comes from, `.env` names as `$dotenv NAME`. */
   origins: Record<string, VariableOrigin>;
-  /** One sentence per file that could not be read. */
-  problems: string[];
+  /** One per file that could not be read. */
+  problems: EnvironmentFileProblem[];
+}
+
+export interface EnvironmentFileProblem {
+  /** The file (absolute). */
+  file: string;
+  /** The sentence, with the file as shown and the place: `http-client.env.json:3:14: ...`. */
+  message: string;
 }
 
 export interface EnvironmentFilesOptions {
@@ -45,7 +54,23 @@ export interface EnvironmentFilesOptions {
   show?(file: string): string;
 }
 
-type Parsed = { ok: true; content: EnvironmentFileContent } | { ok: false; problem: string } | undefined;
+type Parsed = { ok: true; content: EnvironmentFileContent } | { ok: false; problem: EnvironmentFileProblem } | undefined;
+
+/** A file's text, or undefined when there is none (or it is a folder). */
+export function readFileIfExists(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') return undefined;
+    throw error;
+  }
+}
+
+/** The name an extension environment has in the files: its own, `default` for the top-level settings. */
+export function fileEnvironmentName(environment: Pick<Environment, 'isDefault' | 'name'>): string {
+  return environment.isDefault ? 'default' : environment.name;
+}
 
 export const EMPTY_FILE_ENVIRONMENT: FileEnvironment = { variables: {}, secrets: new Set(), dotenv: {}, origins: {}, problems: [] };
 
@@ -119,14 +144,13 @@ export class EnvironmentFiles {
 
   private parsed(file: string): Parsed {
     if (this.cache.has(file)) return this.cache.get(file) as Parsed;
-    const text = this.options.read(file);
+    const shown = this.options.show?.(file) ?? file;
     let parsed: Parsed;
-    if (text !== undefined) {
-      try {
-        parsed = { ok: true, content: parseEnvironmentFile(text, this.options.show?.(file) ?? file) };
-      } catch (error) {
-        parsed = { ok: false, problem: error instanceof EnvironmentFileError ? error.message : String(error) };
-      }
+    try {
+      const text = this.options.read(file);
+      if (text !== undefined) parsed = { ok: true, content: parseEnvironmentFile(text, shown) };
+    } catch (error) {
+      parsed = { ok: false, problem: { file, message: error instanceof EnvironmentFileError ? error.message : `${shown}: ${error instanceof Error ? error.message : String(error)}` } };
     }
     this.cache.set(file, parsed);
     return parsed;
@@ -135,7 +159,12 @@ export class EnvironmentFiles {
   private dotenv(file: string): Record<string, string> {
     const cached = this.cache.get(file) as { dotenv: Record<string, string> } | undefined;
     if (cached) return cached.dotenv;
-    const text = this.options.read(file);
+    let text: string | undefined;
+    try {
+      text = this.options.read(file);
+    } catch {
+      text = undefined;
+    }
     const dotenv = text === undefined ? {} : parseDotenv(text);
     this.cache.set(file, { dotenv });
     return dotenv;

@@ -48,7 +48,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 /** `.env` lines `NAME=value` (`export NAME=value`, quotes, `#` comments), as dotenv reads them. */
 export function parseDotenv(text: string): Record<string, string> {
   const values: Record<string, string> = {};
-  const pattern = /^\s*(?:export\s+)?([\w.-]+)\s*=\s*('(?:[^'])*'|"(?:[^"\\]|\\.)*"|`[^`]*`|[^\r\n]*?)\s*(?:#[^\r\n]*)?$/gm;
+  const pattern = /^[ \t]*(?:export[ \t]+)?([\w.-]+)[ \t]*=[ \t]*('[^']*'|"(?:[^"\\]|\\.)*"|`[^`]*`|[^\n]*?)[ \t]*(?:#[^\n]*)?$/gm;
   for (const match of text.replace(/\r\n?/g, '\n').matchAll(pattern)) {
     let value = match[2];
     const quote = value[0];

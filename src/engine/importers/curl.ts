@@ -144,7 +144,7 @@ export function convertCurlCommand(command: ShellCommand, where = l10n.t('line {
   const request: DraftRequest = { method, url, headers: importedHeaders(headers, notes, where), body };
   const written = writeRequest(request);
   for (const name of command.variables.filter((variable) => written.includes(`{{$processEnv ${variable}}}`))) {
-    notes.push({ where, message: l10n.t('The shell variable ${0} became {{$processEnv {0}}}: it is read from the environment when the request is sent.', name) });
+    notes.push({ where, message: l10n.t('The shell variable ${0} is read from the environment when the request is sent ($processEnv {0}).', name) });
   }
   return { request, notes };
 }

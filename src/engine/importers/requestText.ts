@@ -46,7 +46,7 @@ export function importedHeaders(headers: ReadonlyArray<[string, string]>, notes:
     else if (isSecretHeader(name) && !/^\{\{[^{}]+\}\}$/.test(value.trim())) {
       const variable = variableNameOf(name);
       kept.push([name, `{{${variable}}}`]);
-      note(l10n.t('The value of {0} was not written (a secret does not belong in a file): it reads {{{1}}}; set {1} in http-client.private.env.json.', name, variable));
+      note(l10n.t('The value of {0} was not written (a secret does not belong in a file): the header reads the variable {1}; set {1} in http-client.private.env.json.', name, variable));
     } else kept.push([name, value]);
   }
   return kept;

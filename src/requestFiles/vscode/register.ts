@@ -14,6 +14,7 @@ import { registerLanguageFeatures } from './languageFeatures';
 import { runInTerminalCommands } from './runInTerminal';
 import { saveToFileCommands } from './saveToFile';
 import type { TestEnvironments } from './testing/runProfiles';
+import type { FileEnvironment } from '../../settings/environmentFileSources';
 import { registerTestingView, type TestingHooks } from './testing/register';
 
 export interface RequestFilesDeps {
@@ -22,6 +23,8 @@ export interface RequestFilesDeps {
   tenants: TenantResolver;
   /** The active environment's variables (issue "Environments"); none until environments exist. */
   environment?: () => Record<string, string>;
+  /** The environment files' variables for the request file with this key (its URI), and when they change. */
+  fileEnvironments?: { forKey(key: string): FileEnvironment; onDidChange: vscode.Event<void> };
   /** The API settings in force (base URL, time limit of a call). */
   settings: () => ApiSettings;
   /** The request history (Send Request's): request-file sends go into it; Save to Request File reads it. */
@@ -63,7 +66,8 @@ export function registerRequestFiles(context: vscode.ExtensionContext, deps: Req
       timeoutMs: () => deps.settings().requestTimeoutSeconds * 1000,
     },
     environment,
-    system: (lookup) => defaultSystemContext(lookup),
+    fileEnvironment: deps.fileEnvironments && ((key: string) => deps.fileEnvironments!.forKey(key)),
+    system: (lookup, dotenv) => defaultSystemContext(lookup, dotenv),
   });
   const parsed = new ParsedDocuments();
   const failures = new AssertionFailures();
@@ -87,6 +91,7 @@ export function registerRequestFiles(context: vscode.ExtensionContext, deps: Req
     vscode.workspace.onDidDeleteFiles((event) => event.files.forEach((uri) => runner.forget(uri.toString()))),
   );
   if (vscode.workspace.textDocuments.some(isRequestDocument)) loadTenants(features.refresh);
+  if (deps.fileEnvironments) context.subscriptions.push(deps.fileEnvironments.onDidChange(() => features.refresh()));
   // Read at each use: the active environment's parts (its quota readings) are rebuilt when its settings change.
   const cost = { quota: { reading: (organization: string) => deps.api.quota.reading(organization) }, routeFor: (path: string) => deps.api.routeFor(path), licenceOrganization: deps.licenceOrganization };
   const testing = deps.environments && registerTestingView(context, { runner, parsed, cost, environments: deps.environments });

@@ -68,7 +68,7 @@ describe('engine/importers/curl', () => {
       'The header Authorization was dropped: the extension signs in and adds the token, licence key and tenant itself.',
       'The header Authorization-Key was dropped: the extension signs in and adds the token, licence key and tenant itself.',
       'The header User-Tenant was dropped: the extension signs in and adds the token, licence key and tenant itself.',
-      'The value of X-Api-Key was not written (a secret does not belong in a file): it reads {{xApiKey}}; set xApiKey in http-client.private.env.json.',
+      'The value of X-Api-Key was not written (a secret does not belong in a file): the header reads the variable xApiKey; set xApiKey in http-client.private.env.json.',
     ]);
   });
 
