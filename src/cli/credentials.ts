@@ -14,8 +14,9 @@ export const SECRET_VARIABLES = {
   password: 'TENANT_API_PASSWORD',
 } as const;
 
-/** `TENANT_API_KEY_CORE` holds the licence key of the module `core`. */
-export const LICENCE_KEY_PREFIX = 'TENANT_API_KEY_';
+import { LICENCE_KEY_PREFIX } from '../common/secretVariables';
+
+export { LICENCE_KEY_PREFIX };
 
 export interface Credentials {
   clientId?: string;

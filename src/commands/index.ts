@@ -2,6 +2,7 @@ import type * as vscode from 'vscode';
 import type { CommandHandlers } from '../common/commandIds';
 import { silentLogger, type Logger } from '../common/logger';
 import type { WorkbenchCommandContext } from './commandContext';
+import { copyAsCodeCommands } from './copyAsCode';
 import { curlCommands } from './curlCommands';
 import { quotaCommands } from './quotaCommands';
 import { RequestHistory } from './requestHistory';
@@ -32,6 +33,7 @@ export function workbenchCommands(context: vscode.ExtensionContext, deps: Workbe
   const handlers: CommandHandlers = {
     ...requestCommands(context, commands),
     ...curlCommands(commands),
+    ...copyAsCodeCommands(commands, context.globalState),
     ...tenantCommands(commands),
     ...quotaCommands(commands),
   };

@@ -13,6 +13,8 @@ import { AssertionFailures } from './assertionFailures';
 import { registerLanguageFeatures } from './languageFeatures';
 import { runInTerminalCommands } from './runInTerminal';
 import { saveToFileCommands } from './saveToFile';
+import { importCommands } from './importCommands';
+import { copyAsCodeFileCommands } from './copyAsCode';
 import type { TestEnvironments } from './testing/runProfiles';
 import type { FileEnvironment } from '../../settings/environmentFileSources';
 import { registerTestingView, type TestingHooks } from './testing/register';
@@ -110,6 +112,8 @@ export function registerRequestFiles(context: vscode.ExtensionContext, deps: Req
     }),
     ...saveToFileCommands({ history: () => deps.history?.().entries() ?? [], knownTenants: () => tenants.known() }),
     ...runInTerminalCommands({ extensionPath: context.extensionPath, environmentName: deps.environmentName ?? (() => 'default') }),
+    ...importCommands(),
+    ...copyAsCodeFileCommands({ api: deps.api, tenants, runner, parsed, baseUrl: () => deps.settings().baseUrl, state: context.globalState }),
   };
   return { handlers, testing };
 }
