@@ -136,6 +136,12 @@ export interface ApiErrorDetails {
   cause?: unknown;
 }
 
+/** A call whose answer (or error) reported the usage of the organization it was counted against. */
+export interface CountedCall {
+  request: ApiRequest;
+  usage: QuotaReading;
+}
+
 /** Event of the QuotaTracker (the status bar listens). */
 export interface QuotaChangeEvent {
   organization: string;

@@ -3,6 +3,7 @@
  * or a missing value is a usage error (exit 2). No option takes a secret: values on the command line
  * are visible to every user of the machine (`ps`), so secrets come from the environment or stdin.
  */
+import { REQUEST_TIMEOUT_SECONDS } from '../api/requestTimeout';
 import * as l10n from '../common/l10n';
 import { IMPORT_FORMATS, type ImportFormat } from '../engine/importers';
 
@@ -64,16 +65,17 @@ const BOTH: readonly Command[] = ['run', 'login'];
 const IMPORT: readonly Command[] = ['import'];
 const GRANTS: readonly GrantChoice[] = ['client_credentials', 'password', 'device'];
 
-function positive(name: string, value: string, { integer = false, max = Infinity, zero = false } = {}): number {
+/** A number above 0, or from `least` on when it is given, and at most `max`. */
+function positive(name: string, value: string, { integer = false, max = Infinity, least }: { integer?: boolean; max?: number; least?: number } = {}): number {
   const n = Number(value);
-  const ok = value.trim() !== '' && Number.isFinite(n) && (zero ? n >= 0 : n > 0) && n <= max && (!integer || Number.isInteger(n));
-  if (!ok) throw new UsageError(`${integer ? l10n.t('{0} needs a whole number, got "{1}".', name, value) : l10n.t('{0} needs a number, got "{1}".', name, value)} ${rangeOf(zero, max)}`);
+  const ok = value.trim() !== '' && Number.isFinite(n) && (least === undefined ? n > 0 : n >= least) && n <= max && (!integer || Number.isInteger(n));
+  if (!ok) throw new UsageError(`${integer ? l10n.t('{0} needs a whole number, got "{1}".', name, value) : l10n.t('{0} needs a number, got "{1}".', name, value)} ${rangeOf(least, max)}`);
   return n;
 }
 
-function rangeOf(zero: boolean, max: number): string {
-  if (Number.isFinite(max)) return zero ? l10n.t('It goes from 0 to {0}.', max) : l10n.t('It is above 0 and at most {0}.', max);
-  return zero ? l10n.t('It is 0 or more.') : l10n.t('It is above 0.');
+function rangeOf(least: number | undefined, max: number): string {
+  if (Number.isFinite(max)) return least === undefined ? l10n.t('It is above 0 and at most {0}.', max) : l10n.t('It goes from {0} to {1}.', least, max);
+  return least === undefined ? l10n.t('It is above 0.') : l10n.t('It is {0} or more.', least);
 }
 
 export const OPTIONS: readonly OptionSpec[] = [
@@ -81,9 +83,9 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: '--tenant', value: 'CODE', commands: RUN, help: () => l10n.t('the tenant (code, description or id) of requests that name none'), apply: (a, v) => (a.tenant = v) },
   { name: '--reporter', value: 'junit=PATH|json=PATH', commands: RUN, help: () => l10n.t('write a JUnit XML or JSON report (repeatable)'), apply: (a, v) => a.reporters.push(reporterOf(v)) },
   { name: '--bail', commands: RUN, help: () => l10n.t('stop at the first request that fails'), apply: (a) => (a.bail = true) },
-  { name: '--timeout', value: 'SECONDS', commands: RUN, help: () => l10n.t('time limit of each request (default: tenantApi.requestTimeoutSeconds)'), apply: (a, v) => (a.timeoutSeconds = positive('--timeout', v, { max: 3600 })) },
-  { name: '--max-calls', value: 'N', commands: RUN, help: () => l10n.t('stop before making more than N calls'), apply: (a, v) => (a.maxCalls = positive('--max-calls', v, { integer: true, zero: true })) },
-  { name: '--keep-quota', value: 'PERCENT', commands: RUN, help: () => l10n.t("refuse to start, or stop, before the run would leave less than this share of the week's quota"), apply: (a, v) => (a.keepQuotaPercent = positive('--keep-quota', v, { max: 100, zero: true })) },
+  { name: '--timeout', value: 'SECONDS', commands: RUN, help: () => l10n.t('time limit of each request (default: tenantApi.requestTimeoutSeconds)'), apply: (a, v) => (a.timeoutSeconds = positive('--timeout', v, { least: REQUEST_TIMEOUT_SECONDS.min, max: REQUEST_TIMEOUT_SECONDS.max })) },
+  { name: '--max-calls', value: 'N', commands: RUN, help: () => l10n.t('stop before making more than N calls'), apply: (a, v) => (a.maxCalls = positive('--max-calls', v, { integer: true, least: 0 })) },
+  { name: '--keep-quota', value: 'PERCENT', commands: RUN, help: () => l10n.t("refuse to start, or stop, before the run would leave less than this share of the week's quota"), apply: (a, v) => (a.keepQuotaPercent = positive('--keep-quota', v, { max: 100, least: 0 })) },
   { name: '--dry-run', commands: RUN, help: () => l10n.t('parse, resolve variables and routes, print what would be sent and the cost; send nothing'), apply: (a) => (a.dryRun = true) },
   { name: '--quiet', commands: BOTH, help: () => l10n.t('print only failures and the summary'), apply: (a) => (a.verbosity = 'quiet') },
   { name: '--verbose', commands: BOTH, help: () => l10n.t("print every assertion and the client's log (secrets masked)"), apply: (a) => (a.verbosity = 'verbose') },

@@ -17,6 +17,7 @@ import { windowCoordination, type ApplicationLedger } from '../coordination';
 import { createLedger, type LedgerFallback } from '../coordination/redis/createLedger';
 import type { LedgerEndpoint } from '../coordination/redis/ledgerUrl';
 import { APPLICATION_LIMITS } from '../api/limits';
+import { requestTimeoutMs } from '../api/requestTimeout';
 import { RequestFileRunner } from '../engine/runner';
 import type { FileEnvironment } from '../settings/environmentFileSources';
 import { defaultSystemContext } from '../engine/systemVariables';
@@ -80,7 +81,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     },
   });
   const runner = new RequestFileRunner({
-    sender: { api: client, tenants, baseUrl: () => options.api.baseUrl, fetch: options.fetch, timeoutMs: () => options.api.requestTimeoutSeconds * 1000 },
+    sender: { api: client, tenants, baseUrl: () => options.api.baseUrl, fetch: options.fetch, timeoutMs: () => requestTimeoutMs(options.api) },
     environment: () => options.variables,
     fileEnvironment: options.fileEnvironment,
     system: (lookup, dotenv) => defaultSystemContext(lookup, dotenv),

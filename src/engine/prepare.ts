@@ -133,3 +133,11 @@ export function platformPath(url: URL, hosts: { baseUrl: string; clusterAddress?
   }
   return undefined;
 }
+
+/**
+ * The platform path a prepared request calls (query included): the path as written, or an absolute
+ * URL's when it is on the base URL or the tenant's cluster (platformPath); undefined for another host.
+ */
+export function platformPathOf(target: RequestTarget, hosts: { baseUrl: string; clusterAddress?: string }): string | undefined {
+  return target.kind === 'path' ? target.path : platformPath(target.url, hosts)?.path;
+}

@@ -9,7 +9,7 @@ import type { RouteRule } from '../api/types';
 import * as l10n from '../common/l10n';
 import { dataSelector, type DataSelector } from '../api/dataSelector';
 import { parseRequestFile, type ParsedFile, type ParsedRequest } from './parser';
-import { platformPath, prepareRequest, type PreparedRequest } from './prepare';
+import { platformPathOf, prepareRequest, type PreparedRequest } from './prepare';
 import { resultOf, sendPrepared, type SenderDeps, type SentRequest } from './sender';
 import type { SystemVariableContext } from './systemVariables';
 import type { FileEnvironment } from '../settings/environmentFileSources';
@@ -27,7 +27,7 @@ export interface RequestDocument {
 
 export interface RunnerDeps {
   sender: SenderDeps;
-  /** The active environment's variables (issue "Environments"); {} until environments exist. */
+  /** The variables of the environment in force (the editor's active one, the runner's --env), read at each request. */
   environment(): Record<string, string>;
   /** The environment files' variables for the file with this key (they win over the environment's). */
   fileEnvironment?(key: string): FileEnvironment;
@@ -226,6 +226,6 @@ export function outcomeSelector(outcome: RunOutcome, routeFor: (path: string) =>
   const target = outcome.prepared?.target;
   const sent = outcome.sent;
   if (!target || !sent || !sent.credentials) return undefined;
-  const path = target.kind === 'path' ? target.path : platformPath(target.url, { baseUrl, clusterAddress: sent.tenant?.clusterAddress })?.path;
+  const path = platformPathOf(target, { baseUrl, clusterAddress: sent.tenant?.clusterAddress });
   return path === undefined ? undefined : dataSelector(routeFor(path), sent.tenant, sent.response.licence);
 }

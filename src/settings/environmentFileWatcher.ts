@@ -25,7 +25,7 @@ function folderOf(key: string | undefined): string | undefined {
  * The environment files of the workspace, following their edits (on save): read once and again after
  * a change. A file that cannot be read is said once, with a button that opens it at the place.
  */
-export function watchEnvironmentFiles(context: vscode.ExtensionContext, logger: Logger): WatchedEnvironmentFiles {
+export function watchEnvironmentFiles(subscriptions: vscode.Disposable[], logger: Logger): WatchedEnvironmentFiles {
   const files = new EnvironmentFiles({
     read: readFileIfExists,
     rootOf: (folder) => vscode.workspace.getWorkspaceFolder(vscode.Uri.file(folder))?.uri.fsPath,
@@ -39,7 +39,7 @@ export function watchEnvironmentFiles(context: vscode.ExtensionContext, logger: 
     said.clear();
     changed.fire();
   };
-  context.subscriptions.push(changed, watcher, watcher.onDidChange(reread), watcher.onDidCreate(reread), watcher.onDidDelete(reread));
+  subscriptions.push(changed, watcher, watcher.onDidChange(reread), watcher.onDidCreate(reread), watcher.onDidDelete(reread));
 
   const say = (environment: FileEnvironment) => {
     for (const problem of environment.problems) {

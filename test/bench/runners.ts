@@ -1,6 +1,6 @@
 // npm run bench:runners [-- --runner-calls 20 --window-calls 40]
 //
-// The runner beside an editor (issue 22): one editor-like window process (windowProcess.ts: the real
+// The runner beside an editor: one editor-like window process (windowProcess.ts: the real
 // client and the real coordination) and three `tenant-api` processes (dist/cli.js, built first), all
 // of one application, against the sandbox in real time (the runner has no time scale), through the
 // shared ledger in a private runtime directory. The window sends its calls at once; each runner sends

@@ -11,7 +11,7 @@ import { isRequestDocument, requestDocument, type ParsedDocuments } from './docu
 
 export interface CopyAsCodeDeps {
   api: Pick<TenantApi, 'routeFor'>;
-  tenants: TenantResolver;
+  tenants: Pick<TenantResolver, 'resolve'>;
   runner: RequestFileRunner;
   parsed: ParsedDocuments;
   baseUrl(): string;

@@ -39,6 +39,7 @@ describe('tenant-api inputs', () => {
   it('reads JSONC: comments and trailing commas, never inside strings', () => {
     assert.deepEqual(parseJsonc('{ "a": "// no", "b": "/* no */", /* c */ "c": [1, 2,], }'), { a: '// no', b: '/* no */', c: [1, 2] });
     assert.throws(() => parseJsonc('{ "a": }'));
+    assert.throws(() => parseJsonc('\uFEFF{\n  "a": 1\n  "b": 2 }'), /comma expected at line 3, column 3/);
   });
 
   it('reads the environment named, as the extension would (overlay, trailing slash, variables as text), from a subfolder too', () => {

@@ -48,6 +48,8 @@ describe('tenant-api command line', () => {
     [['run', 'a.http', '--max-calls', '1.5'], /--max-calls needs a whole number, got "1.5"/],
     [['run', 'a.http', '--keep-quota', '120'], /--keep-quota needs a number, got "120". It goes from 0 to 100\./],
     [['run', 'a.http', '--timeout', '0'], /--timeout needs a number/],
+    [['run', 'a.http', '--timeout', '0.5'], /--timeout needs a number, got "0.5". It goes from 1 to 3600\./],
+    [['run', 'a.http', '--timeout', '3601'], /It goes from 1 to 3600\./],
     [['run', 'a.http', '--reporter', 'html=x'], /--reporter takes junit=PATH or json=PATH/],
     [['run', 'a.http', '--grant', 'implicit'], /--grant takes client_credentials, password, device/],
     [['run', 'a.http', '--bail=yes'], /--bail takes no value/],

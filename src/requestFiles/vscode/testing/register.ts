@@ -32,7 +32,7 @@ export interface TestingHooks {
  * environment (runProfiles), a run through the request files' runner and so the shared throttle
  * (testRun). VS Code keeps each test's last result across reloads (a persisted run); no store of ours.
  */
-export function registerTestingView(context: vscode.ExtensionContext, deps: TestingDeps): TestingHooks {
+export function registerTestingView(subscriptions: vscode.Disposable[], deps: TestingDeps): TestingHooks {
   const controller = vscode.tests.createTestController(TEST_CONTROLLER_ID, vscode.l10n.t('Tenant API request files'));
   const items = new RequestFileTestItems(controller, deps.parsed);
   let last: TestRunReport | undefined;
@@ -43,7 +43,7 @@ export function registerTestingView(context: vscode.ExtensionContext, deps: Test
     offerFix(last, (item) => run(environmentId, profile, new vscode.TestRunRequest([item], undefined, profile), new vscode.CancellationTokenSource().token));
   };
   const profiles = new EnvironmentRunProfiles(controller, deps.environments, run);
-  context.subscriptions.push(controller, items, profiles);
+  subscriptions.push(controller, items, profiles);
   return { lastRun: () => last, discover: () => items.discover() };
 }
 
