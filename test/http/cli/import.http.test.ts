@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startSandbox, type Sandbox } from '../../sandbox';
-import { buildRunner, runRunner, sandboxWorkspace, type RunnerResult } from './runnerProcess';
+import { buildRunner, passwordGrantEnv, runRunner, sandboxWorkspace, type RunnerResult } from './runnerProcess';
 
 const V21 = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json';
 
@@ -67,14 +67,7 @@ describe('tenant-api import, then run, against the sandbox', function () {
     buildRunner();
     sandbox = await startSandbox({});
     folder = sandboxWorkspace(sandbox, sandbox.clients.password.clientId);
-    const key = (module: string) => sandbox.licenceKeys.find((k) => k.organizationId === 'org-rossi' && k.module === module)!.key;
-    passwordEnv = {
-      TENANT_API_CLIENT_SECRET: sandbox.clients.password.clientSecret,
-      TENANT_API_USERNAME: 'mario.rossi',
-      TENANT_API_PASSWORD: sandbox.users.find((user) => user.username === 'mario.rossi')!.password,
-      TENANT_API_KEY_CORE: key('core'),
-      TENANT_API_KEY_EFAT: key('efat'),
-    };
+    passwordEnv = passwordGrantEnv(sandbox);
   });
   beforeEach(() => sandbox.resetLimits());
   after(async () => {
