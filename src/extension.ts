@@ -31,6 +31,8 @@ import { knownModules, migrateLegacySecrets } from './settings/environmentSecret
 import { readEnvironmentList, watchEnvironments } from './settings/environmentSettings';
 import { watchEnvironmentFiles } from './settings/environmentFileWatcher';
 import { saveRouteRule } from './settings/routeSettings';
+import { watchCatalogues } from './settings/catalogueSettings';
+import type { CatalogueSet } from './catalog/catalogues';
 import type { RouteRule } from './api/types';
 import { applicationKey, applicationOf, sameApplication } from './settings/environments';
 import { registerViews, TENANTS_VIEW_ID, type ViewsDeps } from './views';
@@ -60,6 +62,8 @@ export async function activate(context: vscode.ExtensionContext) {
   );
 
   const environments = watchEnvironments(context, logger);
+  // Read when first needed (the tree, a request file, a schema assertion), never here.
+  const catalogues = watchCatalogues(context.subscriptions, environments, logger);
   const environmentFiles = watchEnvironmentFiles(context.subscriptions, logger);
   const globalSettings = watchApiSettings(context.subscriptions);
   // Several windows, one client: one refresh and one rate-limit ledger per application for all windows.
@@ -77,7 +81,7 @@ export async function activate(context: vscode.ExtensionContext) {
   };
   context.subscriptions.push(views.tenantsView, views.responses);
   const { watches, watchStatusBar } = startWatches(context, environments, views.responses, logger, () => scopes.current());
-  const shared: SharedParts = { log, schedulers, quotas, views, windows, watches };
+  const shared: SharedParts = { log, schedulers, quotas, views, windows, watches, catalogues };
 
   const storage = { secrets: context.secrets, globalState: context.globalState, extensionId: context.extension.id };
   const scopes = new EnvironmentScopes(storage, environments, (scope) => buildEnvironment(scope, shared), logger, (previous, next) => !sameApplication(previous, next));
@@ -86,7 +90,7 @@ export async function activate(context: vscode.ExtensionContext) {
   // Parts that outlive a switch (request files, watches, the commands) ask for the active environment's parts at each use.
   const active = () => scopes.current();
   const fileEnvironments = { forKey: (key: string) => environmentFiles.forDocument(key, environments.active()), onDidChange: environmentFiles.onDidChange };
-  const requestFiles = registerRequestFiles({ subscriptions: context.subscriptions, extensionPath: context.extensionPath, globalState: context.globalState }, { active: () => active().requestFiles, tabs: views.responses, environments, fileEnvironments });
+  const requestFiles = registerRequestFiles({ subscriptions: context.subscriptions, extensionPath: context.extensionPath, globalState: context.globalState }, { active: () => active().requestFiles, tabs: views.responses, environments, catalogues, fileEnvironments });
   // Every command, from one place: the active environment's run in its parts at each use.
   const watchHandlers = watchCommands({ watches, responses: views.responses, history: () => active().commands.history.entries() });
   registerCommands(context.subscriptions, { ...environmentCommands(environments, environmentFiles), ...requestFiles.handlers, ...wholeResponses.commands(), ...watchHandlers }, () => active().handlers);
@@ -169,6 +173,7 @@ interface SharedParts {
   views: NonNullable<ViewsDeps['shared']>;
   windows: WindowCoordination;
   watches: Watches;
+  catalogues: CatalogueSet;
 }
 
 /** The active environment's parts, built in its scope: asked for at each use (scopes.current()), never kept. */
@@ -184,7 +189,7 @@ interface EnvironmentParts {
 }
 
 /** The active environment's parts (sign-in, client, tenants, commands, views), in its scope. */
-function buildEnvironment(scope: EnvironmentScope, { log, schedulers, quotas, views: shared, windows, watches }: SharedParts): EnvironmentParts {
+function buildEnvironment(scope: EnvironmentScope, { log, schedulers, quotas, views: shared, windows, watches, catalogues }: SharedParts): EnvironmentParts {
   const { environment } = scope;
   const settings = () => environment().settings;
   const named = () => (environment().isDefault ? {} : { name: environment().name });
@@ -204,13 +209,14 @@ function buildEnvironment(scope: EnvironmentScope, { log, schedulers, quotas, vi
     quota: quotas.get(applicationKey(settings())),
     beforeSend: protectedCallPrompt(environment),
     cacheScope: () => environment().id,
+    catalogueRoutes: () => catalogues.routes(),
   });
   const { client, licenceKeys } = api;
   const signIn = followSignIn(auth, { clearCache: () => client.clearCache(), stopWatches: () => watches.stopAll('signedOut'), restorePinned: () => watches.restorePinned() });
   const tenants = new TenantDirectory({ listTenants: () => client.listTenants(), sessions: auth, counted: client.onDidCount, logger: auth.logger });
   scope.subscriptions.push(signIn, api, tenants);
 
-  const views = registerViews(scope, { auth, api: client, tenants, logger: auth.logger, licenceKeys, shared });
+  const views = registerViews(scope, { auth, api: client, tenants, logger: auth.logger, licenceKeys, shared, catalogues });
   const resolver = tenantResolver(tenants, views.activeTenant);
   const keyCommands = licenceKeyCommands({
     licenceKeys,
@@ -237,6 +243,7 @@ function buildEnvironment(scope: EnvironmentScope, { log, schedulers, quotas, vi
     modules: () => client.modules(),
     saveRoute,
     logger: auth.logger,
+    catalogues,
   });
   const requestFiles: RequestFileParts = {
     api: client,
@@ -246,7 +253,10 @@ function buildEnvironment(scope: EnvironmentScope, { log, schedulers, quotas, vi
     history: commands.history,
     saveRoute,
     modules: () => client.modules(),
-    licenceOrganization: async (module) => (await licenceKeys.get(module))?.organization,
+    licenceOrganization: async (module, tenant) => {
+      const record = tenant === undefined ? undefined : await resolver.find(tenant).catch(() => undefined);
+      return (await licenceKeys.forTenant(module, record, client.modules()))?.organization;
+    },
     environmentName: () => (environment().isDefault ? 'default' : environment().name),
   };
   const handlers = { ...authCommands(auth, log), ...keyCommands, ...commands.handlers };

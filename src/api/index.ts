@@ -52,6 +52,7 @@ export interface TenantApiDeps {
   quota?: ApiClientOptions['quota'];
   beforeSend?: ApiClientOptions['beforeSend'];
   cacheScope?: ApiClientOptions['cacheScope'];
+  catalogueRoutes?: ApiClientOptions['catalogueRoutes'];
 }
 
 /** Builds the client and its licence key store: the one place the lead needs for src/api. */
@@ -66,6 +67,7 @@ export function createTenantApi(deps: TenantApiDeps): { client: ApiClient; licen
     quota: deps.quota,
     beforeSend: deps.beforeSend,
     cacheScope: deps.cacheScope,
+    catalogueRoutes: deps.catalogueRoutes,
   });
   return {
     client,

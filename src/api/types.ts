@@ -200,6 +200,8 @@ export interface LicenceKeyInfo {
   organization: string;
   /** The tenants the user said this licence covers (ids); absent for keys set before it was asked. */
   tenantIds?: string[];
+  /** The tenants it covers as named by code, description or id (the runner's TENANT_API_TENANTS_<ORG>). */
+  tenants?: string[];
 }
 
 /** What the tree, status bar and request command use. */

@@ -11,8 +11,10 @@ export type Command = 'run' | 'login' | 'import' | 'help' | 'version';
 export type GrantChoice = 'client_credentials' | 'password' | 'device';
 export type Verbosity = 'quiet' | 'normal' | 'verbose';
 
+export const REPORTER_KINDS = ['junit', 'json', 'html', 'markdown'] as const;
+
 export interface Reporter {
-  kind: 'junit' | 'json';
+  kind: (typeof REPORTER_KINDS)[number];
   path: string;
 }
 
@@ -21,7 +23,14 @@ export interface Arguments {
   /** Files and globs, as given. */
   files: string[];
   env?: string;
+  /** As given: one tenant (the tenant of requests that name none), a list `A,B`, or `*` (each request once per tenant). */
   tenant?: string;
+  /** A data file (CSV with a header row, or a JSON array of objects): each file runs once per row. */
+  data?: string;
+  /** Only requests with one of these `# @tag`s (--tag, repeatable, or comma-separated). */
+  tags: string[];
+  /** Only requests whose name (or "line N") matches this regular expression (--name), in any case. */
+  name?: string;
   reporters: Reporter[];
   bail: boolean;
   timeoutSeconds?: number;
@@ -80,8 +89,11 @@ function rangeOf(least: number | undefined, max: number): string {
 
 export const OPTIONS: readonly OptionSpec[] = [
   { name: '--env', value: 'NAME', commands: BOTH, help: () => l10n.t('the environment of tenantApi.environments (default: the top-level settings, else the first environment)'), apply: (a, v) => (a.env = v) },
-  { name: '--tenant', value: 'CODE', commands: RUN, help: () => l10n.t('the tenant (code, description or id) of requests that name none'), apply: (a, v) => (a.tenant = v) },
-  { name: '--reporter', value: 'junit=PATH|json=PATH', commands: RUN, help: () => l10n.t('write a JUnit XML or JSON report (repeatable)'), apply: (a, v) => a.reporters.push(reporterOf(v)) },
+  { name: '--tenant', value: 'CODE[,CODE...]|*', commands: RUN, help: () => l10n.t("the tenant (code, description or id) of requests that name none; several, or * for every tenant of the signed-in user, run each such request once per tenant"), apply: (a, v) => (a.tenant = v) },
+  { name: '--data', value: 'FILE', commands: RUN, help: () => l10n.t('run each file once per row of a CSV file (header row) or JSON array of objects; the columns are variables'), apply: (a, v) => (a.data = v) },
+  { name: '--tag', value: 'TAG', commands: RUN, help: () => l10n.t('run only requests with this # @tag (repeatable, or comma-separated: any of them)'), apply: (a, v) => a.tags.push(...v.split(',').map((tag) => tag.trim()).filter(Boolean)) },
+  { name: '--name', value: 'PATTERN', commands: RUN, help: () => l10n.t('run only requests whose name (or "line N") matches this regular expression, in any case'), apply: (a, v) => (a.name = patternOf(v)) },
+  { name: '--reporter', value: 'junit|json|html|markdown=PATH', commands: RUN, help: () => l10n.t('write a JUnit XML, JSON, HTML or Markdown report (repeatable; Markdown is also added to $GITHUB_STEP_SUMMARY when set)'), apply: (a, v) => a.reporters.push(reporterOf(v)) },
   { name: '--bail', commands: RUN, help: () => l10n.t('stop at the first request that fails'), apply: (a) => (a.bail = true) },
   { name: '--timeout', value: 'SECONDS', commands: RUN, help: () => l10n.t('time limit of each request (default: tenantApi.requestTimeoutSeconds)'), apply: (a, v) => (a.timeoutSeconds = positive('--timeout', v, { least: REQUEST_TIMEOUT_SECONDS.min, max: REQUEST_TIMEOUT_SECONDS.max })) },
   { name: '--max-calls', value: 'N', commands: RUN, help: () => l10n.t('stop before making more than N calls'), apply: (a, v) => (a.maxCalls = positive('--max-calls', v, { integer: true, least: 0 })) },
@@ -105,9 +117,18 @@ function formatOf(value: string): ImportFormat {
 }
 
 function reporterOf(value: string): Reporter {
-  const match = /^(junit|json)=(.+)$/.exec(value);
-  if (!match) throw new UsageError(l10n.t('--reporter takes junit=PATH or json=PATH, got "{0}".', value));
+  const match = /^(\w+)=(.+)$/.exec(value);
+  if (!match || !(REPORTER_KINDS as readonly string[]).includes(match[1])) throw new UsageError(l10n.t('--reporter takes junit=PATH, json=PATH, html=PATH or markdown=PATH, got "{0}".', value));
   return { kind: match[1] as Reporter['kind'], path: match[2] };
+}
+
+function patternOf(value: string): string {
+  try {
+    new RegExp(value, 'i');
+  } catch (error) {
+    throw new UsageError(l10n.t('--name takes a regular expression: {0}', error instanceof Error ? error.message : String(error)));
+  }
+  return value;
 }
 
 function ledgerFallbackOf(value: string): LedgerFallbackChoice {
@@ -129,7 +150,7 @@ function commandOf(word: string | undefined): Command {
 
 export function parseArguments(argv: readonly string[]): Arguments {
   const command = commandOf(argv[0]);
-  const parsed: Arguments = { command, files: [], reporters: [], bail: false, dryRun: false, verbosity: 'normal', secretStdin: false, ledgerFallback: 'fail', force: false };
+  const parsed: Arguments = { command, files: [], tags: [], reporters: [], bail: false, dryRun: false, verbosity: 'normal', secretStdin: false, ledgerFallback: 'fail', force: false };
   for (let i = 1; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') return { ...parsed, command: 'help' };
@@ -172,5 +193,6 @@ export function usageText(): string {
     ...rows,
     '',
     l10n.t('Secrets come from the environment, never from options: TENANT_API_CLIENT_ID, TENANT_API_CLIENT_SECRET, TENANT_API_USERNAME, TENANT_API_PASSWORD, TENANT_API_KEY_<MODULE> (e.g. TENANT_API_KEY_CORE), or from standard input with --secret-stdin.'),
+    l10n.t('Keys of several organizations: TENANT_API_KEY_<MODULE>_<ORG> (e.g. TENANT_API_KEY_EFAT_BIANCHI) with TENANT_API_TENANTS_<ORG>=CODE,CODE naming its tenants; TENANT_API_KEY_<MODULE> serves the tenants no organization names.'),
   ].join('\n');
 }

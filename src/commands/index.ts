@@ -10,8 +10,10 @@ import { requestCommands } from './requestCommands';
 import { RequestInputError } from './requestInput';
 import { RequestRunner } from './requestRunner';
 import { tenantCommands } from './tenantCommands';
+import { operationCommands } from './operationCommands';
+import type { CatalogueSet } from '../catalog/catalogues';
 
-export type WorkbenchCommandDeps = Omit<WorkbenchCommandContext, 'history' | 'runner'> & { logger?: Logger };
+export type WorkbenchCommandDeps = Omit<WorkbenchCommandContext, 'history' | 'runner'> & { logger?: Logger; catalogues?: CatalogueSet };
 
 export interface WorkbenchCommands {
   runner: RequestRunner;
@@ -36,6 +38,7 @@ export function workbenchCommands(scope: Pick<EnvironmentScope, 'globalState'>, 
     ...copyAsCodeCommands(commands, scope.globalState),
     ...tenantCommands(commands),
     ...quotaCommands(commands),
+    ...operationCommands({ ...commands, catalogues: deps.catalogues }),
   };
   return { runner, history, handlers };
 }

@@ -89,6 +89,8 @@ export interface ParsedRequest {
   body?: RequestBody;
   /** `??` lines in the block, in order (malformed ones are problems instead). */
   assertions: Assertion[];
+  /** `# @tag smoke, slow` (every such line, commas or spaces between): what `--tag` and the Testing view's tags select. */
+  tags: string[];
 }
 
 export interface ParseProblem {
@@ -117,6 +119,8 @@ export interface ParsedFile {
   variables: FileVariable[];
   problems: ParseProblem[];
   lineCount: number;
+  /** `# @data ./rows.csv` anywhere in the file (the first one): the file runs once per row of that data. */
+  data?: { path: string; line: number };
 }
 
 export function splitLines(text: string): string[] {
@@ -183,6 +187,7 @@ type SetAside = ReadonlyMap<number, 'assertion' | 'script'>;
 function parseBlock(lines: readonly string[], range: BlockRange, setAside: SetAside, result: ParsedFile): number | undefined {
   const { first, last } = range;
   const metadata: ParsedRequest['metadata'] = {};
+  const tags: string[] = [];
   let line = first;
   for (; line <= last; line++) {
     const text = lines[line].trim();
@@ -198,7 +203,11 @@ function parseBlock(lines: readonly string[], range: BlockRange, setAside: SetAs
     }
     const meta = METADATA.exec(text);
     if (meta) {
-      metadata[meta[1].toLowerCase()] = { value: (meta[2] ?? '').trim(), line };
+      const key = meta[1].toLowerCase();
+      const value = (meta[2] ?? '').trim();
+      metadata[key] = { value, line };
+      if (key === 'tag') tags.push(...splitTags(value).filter((tag) => !tags.includes(tag)));
+      if (key === 'data' && value && !result.data) result.data = { path: value, line };
       continue;
     }
     if (COMMENT.test(text)) continue;
@@ -248,6 +257,7 @@ function parseBlock(lines: readonly string[], range: BlockRange, setAside: SetAs
     requestLine,
     headers,
     assertions: readAssertions(lines, setAside, first, end, result),
+    tags,
   };
   nameRequest(request, range.title);
   const body = next !== undefined && next <= line ? undefined : readBody(lines, line + 1, end, setAside);
@@ -305,7 +315,7 @@ function startOfNext(lines: readonly string[], line: number, previousRequestLine
 function readCurlCommand(lines: readonly string[], range: BlockRange, requestLine: number, metadata: ParsedRequest['metadata'], setAside: SetAside, result: ParsedFile): number | undefined {
   const end = Math.min(commandExtent(lines, requestLine), range.last);
   result.problems.push({ line: requestLine, message: 'curlNotSupported', detail: String(end) });
-  const request: ParsedRequest = { index: result.requests.length, startLine: range.first, endLine: range.last, metadata, method: 'GET', url: '', requestLine, headers: [], assertions: [] };
+  const request: ParsedRequest = { index: result.requests.length, startLine: range.first, endLine: range.last, metadata, method: 'GET', url: '', requestLine, headers: [], assertions: [], tags: [] };
   const next = laterRequestLine(lines, end + 1, range.last, setAside);
   if (next !== undefined) {
     request.endLine = startOfNext(lines, next, requestLine, setAside) - 1;
@@ -407,6 +417,11 @@ function readBody(lines: readonly string[], first: number, last: number, setAsid
   const text = bodyLines.map((line) => lines[line]).join('\n');
   const contiguous = bodyLines.length === kept[end] - kept[start] + 1;
   return { kind: 'inline', text, startLine: kept[start], endLine: kept[end], ...(contiguous ? {} : { lines: bodyLines }) };
+}
+
+/** `smoke, slow` or `smoke slow`: the tags of one `# @tag` line. */
+export function splitTags(text: string): string[] {
+  return text.split(/[\s,]+/).filter((tag) => tag !== '');
 }
 
 /** The request whose block holds `line`, if any. */

@@ -7,7 +7,7 @@ import { environmentListFrom } from './settingValues';
 import { EDITOR_COMMAND } from '../common/commandIds';
 
 /** The settings an environment overlays (the other tenantApi.* settings are the same in every environment). */
-const OVERLAID = ['authUrl', 'baseUrl', 'clientId', 'scopes', 'allowedHosts', 'routes', 'endpoints', 'environments'];
+const OVERLAID = ['authUrl', 'baseUrl', 'clientId', 'scopes', 'allowedHosts', 'routes', 'endpoints', 'catalogues', 'environments'];
 
 function strings(value: unknown): string[] | undefined {
   return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : undefined;

@@ -6,10 +6,11 @@
 import * as l10n from '../../common/l10n';
 import { isEnvironmentFileName } from '../../settings/environmentFiles';
 import { curlImporter } from './curl';
+import { openApiImporter } from './openapi';
 import { postmanImporter } from './postman';
 import { ImportError, type ImportFormat, type Importer, type ImportInput, type ImportResult } from './types';
 
-export const IMPORTERS: readonly Importer[] = [postmanImporter, curlImporter];
+export const IMPORTERS: readonly Importer[] = [openApiImporter, postmanImporter, curlImporter];
 
 export const IMPORT_FORMATS: readonly ImportFormat[] = ['openapi', 'postman', 'curl'];
 

@@ -23,8 +23,8 @@ export interface RequestFileParts {
   saveRoute(rule: RouteRule): Promise<void>;
   /** The licence modules the environment knows. */
   modules(): string[];
-  /** The organization of the licence key set for a module (what a run's calls count against). */
-  licenceOrganization(module: string): Promise<string | undefined>;
+  /** The organization of the licence key a call of the module for the tenant carries (what a run's calls count against). */
+  licenceOrganization(module: string, tenant?: string): Promise<string | undefined>;
   /** The environment as the runner's --env takes it (Run Request File in Terminal). */
   environmentName(): string;
 }

@@ -17,6 +17,9 @@ import { historyEntryOf } from './fileHistory';
 import { maskResponse, requestFileTabParts } from './responseTabs';
 import { sendAllTable } from './sendAllTable';
 import { confirmRunCost, fileRunCost, type RunCostDeps } from './runCostPrompt';
+import { fileMatrix, fileMatrixCalls } from './fileMatrix';
+import { cellLabel } from '../../engine/matrix';
+import { runMatrix } from '../../engine/matrixRun';
 import { describeRunCost } from '../../api/runCost';
 import { readConfirmRunPercent } from '../../settings/editorSettings';
 import type { AssertionResult } from '../../engine/assertions/evaluateAssertion';
@@ -51,7 +54,7 @@ export interface SendAllResult {
 
 export interface CommandDeps {
   api: Pick<TenantApi, 'routeFor'>;
-  tenants: Pick<TenantResolver, 'resolve'>;
+  tenants: Pick<TenantResolver, 'resolve' | 'list' | 'known'>;
   runner: RequestFileRunner;
   parsed: ParsedDocuments;
   tabs: ResponseDocuments;
@@ -227,14 +230,18 @@ function titleOf(outcome: RunOutcome, deps: CommandDeps): string {
 
 async function sendAll(document: vscode.TextDocument, deps: CommandDeps): Promise<SendAllResult> {
   const file = deps.parsed.get(document);
-  const total = file.requests.length;
-  const cost = deps.cost && (await fileRunCost(file, deps.cost));
+  const key = requestDocument(document).key;
+  const fsPath = document.uri.scheme === 'file' ? document.uri.fsPath : undefined;
+  // Each request once per tenant it names (a list, or *) and per row of the file's # @data.
+  const cells = await fileMatrix(key, fsPath, file, file.requests, deps);
+  const total = cells.length;
+  const cost = deps.cost && (await fileRunCost(fileMatrixCalls(key, file, cells, deps.runner), deps.cost));
   const costText = cost && describeRunCost(cost, vscode.env.language);
   if (cost && !(await confirmRunCost(cost, readConfirmRunPercent()))) {
     return { summary: vscode.l10n.t('Not started: nothing was sent.'), cost: costText, statuses: {}, results: [], cancelled: true, document: '' };
   }
   const controller = new AbortController();
-  const outcomes = await vscode.window.withProgress(
+  const ran = await vscode.window.withProgress(
     {
       location: vscode.ProgressLocation.Notification,
       title: costText ? vscode.l10n.t('Send All (Tenant API): {0}', costText) : vscode.l10n.t('Send All (Tenant API)'),
@@ -242,21 +249,25 @@ async function sendAll(document: vscode.TextDocument, deps: CommandDeps): Promis
     },
     (progress, token) => {
       token.onCancellationRequested(() => controller.abort());
-      return deps.runner.sendAll(requestDocument(document), {
+      let done = 0;
+      return runMatrix(deps.runner, requestDocument(document), cells, {
         signal: controller.signal,
-        onProgress: (done, count, next) =>
-          progress.report({
-            increment: done === 0 ? 0 : 100 / count,
-            message: next ? vscode.l10n.t('{0} of {1}: {2}', done + 1, count, labelOf(next)) : vscode.l10n.t('{0} of {1}', done, count),
-          }),
+        before: (cell) => {
+          progress.report({ increment: done++ === 0 ? 0 : 100 / total, message: vscode.l10n.t('{0} of {1}: {2}', done, total, cellLabel(cell)) });
+          return undefined;
+        },
       });
     },
   );
+  // A cell's response and row are named with its tenant and row; a skipped tenant's row says what to set.
+  const outcomes = ran.results.flatMap((result) => (result.kind === 'notRun' ? [] : [{ ...result.outcome, label: cellLabel(result.cell) }]));
   const summary = summarize(outcomes, total);
   const results: SendResult[] = [];
   for (const outcome of outcomes) {
     await record(document, outcome, deps);
-    results.push(await show(document, outcome, deps, { notify: false, reveal: false }));
+    const shown = await show(document, outcome, deps, { notify: false, reveal: false });
+    // No answer, no title of its own: the row says which request, tenant and row it is.
+    results.push(shown.status === undefined ? { ...shown, title: outcome.label } : shown);
   }
   const checked = assertionTotals(results.map((result) => result.assertions));
   const said = checked ? `${summary.text}. ${checked.text}` : summary.text;

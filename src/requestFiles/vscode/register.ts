@@ -13,6 +13,9 @@ import { runInTerminalCommands } from './runInTerminal';
 import { saveToFileCommands } from './saveToFile';
 import { importCommands } from './importCommands';
 import { copyAsCodeFileCommands } from './copyAsCode';
+import { catalogueFileCommands } from './catalogueFiles';
+import { catalogueContracts } from '../../catalog/contract';
+import type { CatalogueSet } from '../../catalog/catalogues';
 import type { TestEnvironments } from './testing/runProfiles';
 import type { FileEnvironment } from '../../settings/environmentFileSources';
 import { registerTestingView, type TestingHooks } from './testing/register';
@@ -26,6 +29,8 @@ export interface RequestFilesDeps {
   tabs: ResponseDocuments;
   /** The environments: the Testing view has a Run profile for each. */
   environments?: TestEnvironments;
+  /** The active environment's catalogues (completion, hover, body checks, `?? schema`, Add to Request File, Generate). */
+  catalogues?: CatalogueSet;
 }
 
 /** What request files register into and run from: the extension's subscriptions and folder (never its secrets). */
@@ -62,6 +67,7 @@ export function registerRequestFiles(host: RequestFilesHost, deps: RequestFilesD
     environment,
     fileEnvironment: deps.fileEnvironments && ((key: string) => deps.fileEnvironments!.forKey(key)),
     system: (lookup, dotenv) => defaultSystemContext(lookup, dotenv),
+    ...(deps.catalogues ? { contracts: catalogueContracts(deps.catalogues) } : {}),
   });
   const parsed = new ParsedDocuments();
   const failures = new AssertionFailures();
@@ -73,21 +79,27 @@ export function registerRequestFiles(host: RequestFilesHost, deps: RequestFilesD
     knownTenants: () => tenants.known(),
     saveRoute: (rule) => active().saveRoute(rule),
     modules: () => active().modules(),
+    catalogues: deps.catalogues,
   });
   host.subscriptions.push(
     ...features.disposables,
     failures,
     vscode.workspace.onDidOpenTextDocument((document) => {
       if (isRequestDocument(document) && tenants.known() === undefined) loadTenants(features.refresh);
+      // A request file open: its catalogues are needed (routes, completion, body checks).
+      if (isRequestDocument(document)) void deps.catalogues?.ready();
     }),
     // Responses stay for the session (as in REST Client): a closed file, or one whose language another
     // extension changes (close + open), still chains. Deleted files drop theirs.
     vscode.workspace.onDidDeleteFiles((event) => event.files.forEach((uri) => runner.forget(uri.toString()))),
   );
-  if (vscode.workspace.textDocuments.some(isRequestDocument)) loadTenants(features.refresh);
+  if (vscode.workspace.textDocuments.some(isRequestDocument)) {
+    loadTenants(features.refresh);
+    void deps.catalogues?.ready();
+  }
   if (deps.fileEnvironments) host.subscriptions.push(deps.fileEnvironments.onDidChange(() => features.refresh()));
-  const cost = { quota: { reading: (organization: string) => api.quota.reading(organization) }, routeFor: (path: string) => api.routeFor(path), licenceOrganization: (module: string) => active().licenceOrganization(module) };
-  const testing = deps.environments && registerTestingView(host.subscriptions, { runner, parsed, cost, environments: deps.environments });
+  const cost = { quota: { reading: (organization: string) => api.quota.reading(organization) }, routeFor: (path: string) => api.routeFor(path), licenceOrganization: (module: string, tenant?: string) => active().licenceOrganization(module, tenant) };
+  const testing = deps.environments && registerTestingView(host.subscriptions, { runner, parsed, tenants, cost, environments: deps.environments });
   const handlers = {
     ...features.handlers,
     ...requestFileCommands({
@@ -103,6 +115,7 @@ export function registerRequestFiles(host: RequestFilesHost, deps: RequestFilesD
     }),
     ...saveToFileCommands({ history: () => active().history.entries(), knownTenants: () => tenants.known() }),
     ...runInTerminalCommands({ extensionPath: host.extensionPath, environmentName: () => active().environmentName() }),
+    ...catalogueFileCommands(deps.catalogues),
     ...importCommands(),
     ...copyAsCodeFileCommands({ api, tenants, runner, parsed, baseUrl: () => active().settings().baseUrl, state: host.globalState }),
   };
