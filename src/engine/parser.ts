@@ -225,7 +225,6 @@ function parseBlock(lines: readonly string[], range: BlockRange, setAside: SetAs
   for (line++; line <= last && continuesUrl(lines[line]); line++) written += lines[line].trim();
   const { method, url, problem } = readRequestLine(written);
   if (problem) result.problems.push({ line: requestLine, ...problem, ...wordColumns(lines[requestLine], problem) });
-
   const headers: HeaderLine[] = [];
   let next: number | undefined;
   for (; line <= last; line++) {
