@@ -34,6 +34,8 @@ import { exitReasons, type RunReport } from './report';
 import { expandFiles, loadFiles } from './requestFiles';
 import { summaryLines } from './summary';
 import { readWorkspaceSettings, type WorkspaceSettings } from './workspaceSettings';
+import { checkEnvironmentFiles, runnerEnvironmentFiles, workspaceRoot } from './environmentFiles';
+import { fileEnvironmentName, type EnvironmentFiles } from '../settings/environmentFileSources';
 import { readDataRows } from '../engine/documents';
 import type { DataRow } from '../engine/runContext';
 import type { TenantRecord } from '../api/types';
@@ -63,17 +65,35 @@ interface Prepared {
   logger: Logger;
   /** --ledger, else TENANT_API_LEDGER: the Redis ledger shared across machines. */
   ledger?: LedgerEndpoint;
+  /** http-client.env.json, its private file and .env, beside the request files and above them. */
+  environmentFiles: EnvironmentFiles;
 }
 
 async function prepare(args: Arguments, deps: CliDeps): Promise<Prepared> {
   const stdin = args.secretStdin ? parseSecretLines(await deps.readStdin()) : {};
   const credentials = readCredentials(deps.env, stdin);
-  const settings = readWorkspaceSettings({ workspace: args.workspace, env: args.env, cwd: deps.cwd });
+  // An environment only the env files name runs too: they are read from the workspace's root and the named files' folders.
+  const fileEnvironments = (root: string) => {
+    const files = runnerEnvironmentFiles(root, deps.cwd);
+    const folders = [root, ...safeFiles(args.files, deps.cwd).map((file) => path.dirname(file))];
+    return [...new Set(folders.flatMap((folder) => files.environmentNames(folder)))];
+  };
+  const settings = readWorkspaceSettings({ workspace: args.workspace, env: args.env, cwd: deps.cwd, fileEnvironments });
   const logger = deps.logger(args.verbosity === 'verbose');
   for (const problem of settings.problems) deps.output.err(l10n.t('Settings: {0}', problem));
   if (!settings.api.baseUrl) throw new UsageError(l10n.t('No base URL: set tenantApi.baseUrl (or the environment\'s baseUrl) in {0}.', settings.file ?? '.vscode/settings.json'));
   const ledger = args.ledger ? ledgerFromUrl(args.ledger, 'flag', deps.env) : ledgerFromEnvironment(deps.env);
-  return { args, settings, credentials, logger, ledger };
+  const environmentFiles = runnerEnvironmentFiles(workspaceRoot(settings.file, deps.cwd), deps.cwd);
+  return { args, settings, credentials, logger, ledger, environmentFiles };
+}
+
+/** The request files named, or none when a name matches nothing (the run says so itself, later). */
+function safeFiles(patterns: readonly string[], cwd: string): string[] {
+  try {
+    return expandFiles(patterns, cwd);
+  } catch {
+    return [];
+  }
 }
 
 /** The ledger's warnings (Redis lost, the local fallback) always reach stderr: they change how the run is limited. */
@@ -122,6 +142,7 @@ async function platformFor(prepared: Prepared, tokens: AccessTokenSource, deps: 
     organizationTenants: credentials.organizationTenants,
     tenant: pinnedTenant(splitTenants(args.tenant)),
     variables: settings.environment.settings.variables,
+    fileEnvironment: (key) => prepared.environmentFiles.forFolder(path.dirname(key), fileEnvironmentName(settings.environment)),
     logger,
     fetch: (counter ?? new StatisticsCounter(() => 0)).counting((input, init) => {
       sent.first ??= deps.uptime();
@@ -144,6 +165,7 @@ async function loadCatalogues(platform: Pick<Platform, 'catalogues'>, deps: CliD
 function load(prepared: Prepared, platform: Pick<Platform, 'client'>, deps: CliDeps): LoadedFile[] {
   const files = expandFiles(prepared.args.files, deps.cwd);
   const context = { routeFor: (p: string) => platform.client.routeFor(p), environment: prepared.settings.environment.settings.variables, system: defaultSystemContext() };
+  checkEnvironmentFiles(prepared.environmentFiles, files.map((file) => path.dirname(file)), fileEnvironmentName(prepared.settings.environment));
   return loadFiles(files, deps.cwd, context, (line) => prepared.args.verbosity !== 'quiet' && deps.output.err(line));
 }
 
