@@ -26,6 +26,7 @@ import { EnvironmentState } from './settings/activeEnvironment';
 import { EnvironmentScopes } from './settings/environmentContext';
 import { knownModules, migrateLegacySecrets } from './settings/environmentSecrets';
 import { readEnvironmentList, watchEnvironments } from './settings/environmentSettings';
+import { editorFetch } from './settings/networkSettings';
 import { saveRouteRule } from './settings/routeSettings';
 import { applicationKey, applicationOf, sameApplication, type Environment } from './settings/environments';
 import { registerViews, TENANTS_VIEW_ID, type ViewsDeps } from './views';
@@ -194,6 +195,7 @@ function buildEnvironment(scoped: vscode.ExtensionContext, environment: () => En
     quota: quotas.get(applicationKey(settings())),
     beforeSend: protectedCallPrompt(environment),
     cacheScope: () => environment().id,
+    fetch: editorFetch,
   });
   // Static answers are the signed-in user's: another account, or none, starts with an empty cache (a switch builds a new client).
   // A sign-out stops the watches; signed in (at start, or again), the pinned ones of this environment start.

@@ -13,6 +13,7 @@ import type { AccountInfo, AuthenticationApi, SignInOptions } from '../types';
 import { readAuthConfiguration as readConfiguration } from '../../settings/authSettings';
 import type { EnvironmentSettings } from '../../settings/environments';
 import { onSettingsChange } from '../../settings/editorSettings';
+import { editorFetch } from '../../settings/networkSettings';
 import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, TenantApiAuthenticationProvider } from './authenticationProvider';
 import { CALLBACK_PATH, SignInController } from './signInController';
 
@@ -121,7 +122,7 @@ function tokenClientFactory(
         value: new TokenClient({
           authUrl: config.authUrl,
           clientId: config.clientId,
-          fetch: fetchImpl ?? ((input, init) => fetch(input, init)),
+          fetch: fetchImpl ?? editorFetch,
           logger,
           getClientSecret: () => store.getClientSecret(),
         }),

@@ -15,6 +15,7 @@ import { runInTerminalCommands } from './runInTerminal';
 import { saveToFileCommands } from './saveToFile';
 import type { TestEnvironments } from './testing/runProfiles';
 import { registerTestingView, type TestingHooks } from './testing/register';
+import { editorFetch } from '../../settings/networkSettings';
 
 export interface RequestFilesDeps {
   api: Pick<TenantApi, 'send' | 'routeFor' | 'endpoints' | 'quota'>;
@@ -59,7 +60,7 @@ export function registerRequestFiles(context: vscode.ExtensionContext, deps: Req
       api: deps.api,
       tenants,
       baseUrl: () => deps.settings().baseUrl,
-      fetch: (input, init) => fetch(input, init),
+      fetch: editorFetch,
       timeoutMs: () => deps.settings().requestTimeoutSeconds * 1000,
     },
     environment,
