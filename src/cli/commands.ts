@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { FetchFunction } from '../api/httpTransport';
+import { connectionProblemOf } from '../api/connectionProblems';
 import { TokenClient } from '../auth/tokenClient';
 import type { Clock } from '../common/clock';
 import * as l10n from '../common/l10n';
@@ -18,6 +18,8 @@ import { dryRunLines } from './dryRun';
 import { exitCode, worstReason, type ExitReason } from './exitCodes';
 import { runFiles, type LoadedFile } from './fileRun';
 import { chooseGrant, grantHasUser, signIn, SignInFailedError } from './grants';
+import type { CliNetwork } from './network';
+import { NETWORK_VARIABLES, readNetworkOptions, type NetworkOptions } from './networkOptions';
 import { jsonReport } from './jsonReport';
 import { junitXml } from './junitReport';
 import { UsageError, usageText, type Arguments } from './options';
@@ -38,7 +40,8 @@ export interface CliDeps {
   cwd: string;
   output: Output;
   readStdin(): Promise<string>;
-  fetch: FetchFunction;
+  /** The one way out of the process for every call (proxy, certificate authorities, client certificate). */
+  network(options: NetworkOptions): CliNetwork;
   clock: Clock;
   logger(verbose: boolean): Logger;
   version: string;
@@ -53,6 +56,7 @@ interface Prepared {
   logger: Logger;
   /** --ledger, else TENANT_API_LEDGER: the Redis ledger shared across machines. */
   ledger?: LedgerEndpoint;
+  network: CliNetwork;
 }
 
 async function prepare(args: Arguments, deps: CliDeps): Promise<Prepared> {
@@ -62,8 +66,14 @@ async function prepare(args: Arguments, deps: CliDeps): Promise<Prepared> {
   const logger = deps.logger(args.verbosity === 'verbose');
   for (const problem of settings.problems) deps.output.err(l10n.t('Settings: {0}', problem));
   if (!settings.api.baseUrl) throw new UsageError(l10n.t('No base URL: set tenantApi.baseUrl (or the environment\'s baseUrl) in {0}.', settings.file ?? '.vscode/settings.json'));
-  const ledger = args.ledger ? ledgerFromUrl(args.ledger, 'flag', deps.env) : ledgerFromEnvironment(deps.env);
-  return { args, settings, credentials, logger, ledger };
+  const networkOptions = readNetworkOptions(args, deps.env, { passphrase: stdin[NETWORK_VARIABLES.passphrase] ?? deps.env[NETWORK_VARIABLES.passphrase] }, deps.cwd);
+  for (const note of networkOptions.notes) deps.output.err(note);
+  const network = deps.network(networkOptions);
+  for (const line of network.describe()) logger.info(`Network: ${line}`);
+  const endpoint = args.ledger ? ledgerFromUrl(args.ledger, 'flag', deps.env) : ledgerFromEnvironment(deps.env);
+  // rediss:// trusts the same authorities as the calls (a ledger never gets the client certificate).
+  const ledger = endpoint && { ...endpoint, tls: { ...(networkOptions.tls.ca ? { ca: networkOptions.tls.ca } : {}), rejectUnauthorized: true as const } };
+  return { args, settings, credentials, logger, ledger, network };
 }
 
 /** The ledger's warnings (Redis lost, the local fallback) always reach stderr: they change how the run is limited. */
@@ -77,7 +87,7 @@ function tokenClient(prepared: Prepared, deps: CliDeps): TokenClient {
   return new TokenClient({
     authUrl: settings.auth.authUrl,
     clientId: credentials.clientId ?? settings.auth.clientId,
-    fetch: (input, init) => deps.fetch(input, init),
+    fetch: (input, init) => prepared.network.fetch(input, init),
     logger,
     getClientSecret: async () => credentials.clientSecret,
   });
@@ -104,7 +114,7 @@ async function platformFor(prepared: Prepared, tokens: AccessTokenSource, deps: 
     logger,
     fetch: (input, init) => {
       sent.first ??= deps.uptime();
-      return deps.fetch(input, init);
+      return prepared.network.fetch(input, init);
     },
     ...(prepared.ledger ? { redis: { endpoint: prepared.ledger, fallback: args.ledgerFallback, logger: ledgerLogger(logger, deps.output) } } : {}),
   });
@@ -200,7 +210,13 @@ function failure(error: unknown, deps: CliDeps): number {
   }
   if (error instanceof SignInFailedError) {
     deps.output.err(error.message);
-    return exitCode('signIn');
+    // A proxy or a certificate stopped it: the network is at fault, as for any request.
+    return exitCode(connectionProblemOf(error) ? 'requestFailed' : 'signIn');
+  }
+  const connection = connectionProblemOf(error);
+  if (connection) {
+    deps.output.err(connection.message);
+    return exitCode('requestFailed');
   }
   if (error instanceof LedgerError) {
     deps.output.err(error.message);
