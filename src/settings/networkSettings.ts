@@ -12,7 +12,7 @@ import { bypassesProxy, parseNoProxy, parseProxyUrl } from '../api/proxyRules';
 
 const EDITOR_WORDING: NetworkWording = {
   trustAuthority: () =>
-    vscode.l10n.t("To trust a company's certificate authority, add it to the system's certificates (VS Code reads them: setting http.systemCertificates), or name its PEM file in NODE_EXTRA_CA_CERTS before VS Code starts."),
+    vscode.l10n.t("To trust a company's certificate authority, add it to the system's certificates: VS Code reads them (setting http.systemCertificates)."),
   proxySetting: () => vscode.l10n.t('Check the setting http.proxy (a user name and password may go into its address) and http.noProxy.'),
 };
 
