@@ -4,12 +4,15 @@
 // certificate authority, a client certificate, and the device code sign-in through the proxy.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import * as net from 'node:net';
+import * as os from 'node:os';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FormBrowser } from '../../helpers/signInWithForm';
 import { startForwardProxy, type ForwardProxy, type ProxyLogLine } from '../../helpers/forwardProxy';
 import { freePort } from '../../helpers/redisServer';
 import { startSandbox, type Sandbox } from '../../sandbox';
+import { TestAuthority } from '../../sandbox/tls/certificates';
 import { buildRunner, CLI, REPO, runRunner, sandboxWorkspace, type RunnerResult } from './runnerProcess';
 
 const SMOKE = path.join(REPO, 'test', 'sandbox', 'requests', 'cli-smoke.http');
@@ -205,6 +208,39 @@ describe('tenant-api behind a forward proxy (squid)', function () {
       assert.equal(without.code, 4, without.stdout + without.stderr);
       assert.match(without.stderr, /Could not reach the authorization server/);
     });
+  });
+
+  it('the Redis ledger over rediss:// trusts the same certificate authority (--ca-file); without it Redis cannot be reached (exit 6)', async () => {
+    const authority = await TestAuthority.create('Tenant API test Redis CA');
+    const pair = await authority.issue();
+    const files = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-rediss-'));
+    folders.push(files);
+    const write = (name: string, text: string) => {
+      fs.writeFileSync(path.join(files, name), text, { mode: 0o600 });
+      return path.join(files, name);
+    };
+    const [cert, key, ca] = [write('redis.pem', pair.cert), write('redis-key.pem', pair.key), write('ca.pem', authority.cert)];
+    const port = await freePort();
+    const redis = spawn('redis-server', ['--port', '0', '--tls-port', String(port), '--bind', '127.0.0.1', '--tls-cert-file', cert, '--tls-key-file', key, '--tls-ca-cert-file', ca, '--tls-auth-clients', 'no', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const sandbox = await startSandbox({});
+    try {
+      const deadline = Date.now() + 10_000;
+      while (!(await new Promise<boolean>((resolve) => net.connect(port, '127.0.0.1').once('connect', function (this: net.Socket) { this.destroy(); resolve(true); }).once('error', () => resolve(false))))) {
+        assert.ok(Date.now() < deadline && redis.exitCode === null, 'redis-server with TLS did not start');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const folder = workspace(sandbox, folders);
+      const ledger = ['--ledger', `rediss://127.0.0.1:${port}/0`];
+      const trusted = await run(folder, passwordEnv(sandbox), [...ledger, '--ca-file', ca]);
+      assert.equal(trusted.code, 0, trusted.stdout + trusted.stderr);
+      const untrusted = await run(folder, passwordEnv(sandbox), ledger);
+      assert.equal(untrusted.code, 6, untrusted.stdout + untrusted.stderr);
+      // ioredis reports only that the connection closed (the TLS error is not in the message).
+      assert.match(untrusted.stderr, /The shared rate-limit ledger at rediss:\/\/127\.0\.0\.1:\d+\/0 cannot be reached/);
+    } finally {
+      redis.kill('SIGKILL');
+      await sandbox.close();
+    }
   });
 
   it('tenant-api login: the device code request and the token polls go through the proxy', async () => {
