@@ -38,6 +38,8 @@ export interface ForwardProxy {
   /** http://127.0.0.1:<port>, without credentials. */
   url: string;
   port: number;
+  /** squid's process id (the bench reads its CPU time). */
+  pid: number;
   /** The proxy's URL with a user name and password in it (percent-encoded). */
   urlWith(user: string, password: string): string;
   /** Every access-log line so far. */
@@ -160,6 +162,7 @@ export async function startForwardProxy(options: ForwardProxyOptions = {}): Prom
   return {
     url,
     port,
+    pid: child.pid!,
     urlWith: (user, password) => `http://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${port}`,
     log,
     async waitForLog(until, timeoutMs = 15_000) {
