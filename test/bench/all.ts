@@ -1,7 +1,7 @@
 // npm run bench: the throttling bench (index.ts), the windows bench (windows.ts), the Redis ledger
 // bench (redis.ts), the large responses bench (responses.ts), the runners bench (runners.ts), then the proxy
 // bench (proxy.ts: the cost per call through a forward proxy on loopback), each in
-// its own process as `npm run bench:throttle`, `bench:windows`, `bench:redis`, `bench:responses` and
+// its own process as `npm run bench:throttle`, `bench:windows`, `bench:redis`, `bench:responses`,
 // `bench:runners` and `bench:proxy` run them. Exits 1 when any missed a target, after all ran. Options go to `npm run bench:throttle -- …` directly.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
