@@ -13,7 +13,7 @@ import { startForwardProxy, type ForwardProxy, type ProxyLogLine } from '../../h
 import { freePort } from '../../helpers/redisServer';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { TestAuthority } from '../../sandbox/tls/certificates';
-import { buildRunner, CLI, REPO, runRunner, sandboxWorkspace, type RunnerResult } from './runnerProcess';
+import { buildRunner, REPO, runRunner, sandboxWorkspace, startLogin, type RunnerResult } from './runnerProcess';
 
 const SMOKE = path.join(REPO, 'test', 'sandbox', 'requests', 'cli-smoke.http');
 const PROXY_USER = 'ci-runner';
@@ -248,21 +248,12 @@ describe('tenant-api behind a forward proxy (squid)', function () {
     try {
       const folder = sandboxWorkspace(sandbox, sandbox.clients.public.clientId);
       folders.push(folder);
-      const child = spawn(process.execPath, [CLI, 'login', '--env', 'Sandbox'], { cwd: folder, env: { PATH: process.env.PATH ?? '', HTTP_PROXY: proxy.url }, stdio: ['ignore', 'pipe', 'pipe'] });
-      let output = '';
-      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-      const prompt = await new Promise<RegExpExecArray>((resolve, reject) => {
-        child.stderr.on('data', (chunk: Buffer) => {
-          output += chunk.toString('utf8');
-          const match = /open (\S+) and enter the code (\S+)/.exec(output);
-          if (match) resolve(match);
-        });
-        child.on('close', () => reject(new Error(`exited before the prompt: ${output}`)));
-      });
+      const login = startLogin(folder, { HTTP_PROXY: proxy.url });
+      const { address, code } = await login.prompt;
       const mario = sandbox.users.find((user) => user.username === 'mario.rossi')!;
-      await new FormBrowser().approveDevice(prompt[1], { username: mario.username, password: mario.password }, prompt[2]);
-      assert.equal(await exited, 0, output);
+      await new FormBrowser().approveDevice(address, { username: mario.username, password: mario.password }, code);
+      const exited = await login.exited;
+      assert.equal(exited.code, 0, exited.output);
       const lines = await proxy.waitForLog((log) => ['/connect/deviceauthorization', '/connect/token', '/connect/userinfo'].every((endpoint) => log.some((line) => line.url === `${sandbox.authUrl}${endpoint}`)));
       assert.ok(lines.every((line) => line.url.startsWith(sandbox.authUrl)), lineText(lines));
     } finally {
