@@ -17,6 +17,7 @@ import { parseSecretLines, readCredentials, type Credentials } from './credentia
 import { dryRunLines } from './dryRun';
 import { exitCode, worstReason, type ExitReason } from './exitCodes';
 import { runFiles, type LoadedFile } from './fileRun';
+import { importCommand, ImportFailed } from './importCommand';
 import { chooseGrant, grantHasUser, signIn, SignInFailedError } from './grants';
 import type { CliNetwork } from './network';
 import { NETWORK_VARIABLES, readNetworkOptions, type NetworkOptions } from './networkOptions';
@@ -218,6 +219,10 @@ function failure(error: unknown, deps: CliDeps): number {
     deps.output.err(connection.message);
     return exitCode('requestFailed');
   }
+  if (error instanceof ImportFailed) {
+    deps.output.err(error.message);
+    return exitCode('usage');
+  }
   if (error instanceof LedgerError) {
     deps.output.err(error.message);
     return exitCode(error.kind === 'unreachable' ? 'ledger' : 'usage');
@@ -234,6 +239,10 @@ export async function runCli(args: Arguments | UsageError, deps: CliDeps): Promi
     }
     if (args.command === 'version') {
       deps.output.out(deps.version);
+      return exitCode('passed');
+    }
+    if (args.command === 'import') {
+      await importCommand(args, deps);
       return exitCode('passed');
     }
     const prepared = await prepare(args, deps);

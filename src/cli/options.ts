@@ -4,8 +4,9 @@
  * are visible to every user of the machine (`ps`), so secrets come from the environment or stdin.
  */
 import * as l10n from '../common/l10n';
+import { IMPORT_FORMATS, type ImportFormat } from '../engine/importers';
 
-export type Command = 'run' | 'login' | 'help' | 'version';
+export type Command = 'run' | 'login' | 'import' | 'help' | 'version';
 export type GrantChoice = 'client_credentials' | 'password' | 'device';
 export type Verbosity = 'quiet' | 'normal' | 'verbose';
 
@@ -38,6 +39,12 @@ export interface Arguments {
   caFile?: string;
   clientCert?: string;
   clientKey?: string;
+  /** import: the input's format, when not detected. */
+  format?: ImportFormat;
+  /** import: the folder the request files are written to (default: the current folder). */
+  out?: string;
+  /** import: replace files that exist. */
+  force: boolean;
 }
 
 export type LedgerFallbackChoice = 'fail' | 'local';
@@ -58,6 +65,7 @@ interface OptionSpec {
 
 const RUN: readonly Command[] = ['run'];
 const BOTH: readonly Command[] = ['run', 'login'];
+const IMPORT: readonly Command[] = ['import'];
 const GRANTS: readonly GrantChoice[] = ['client_credentials', 'password', 'device'];
 
 function positive(name: string, value: string, { integer = false, max = Infinity, zero = false } = {}): number {
@@ -91,7 +99,15 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: '--client-cert', value: 'PEM', commands: BOTH, help: () => l10n.t('a client certificate for servers that ask for one (mutual TLS; default: TENANT_API_CLIENT_CERT_FILE)'), apply: (a, v) => (a.clientCert = v) },
   { name: '--client-key', value: 'PEM', commands: BOTH, help: () => l10n.t('the client certificate\'s key (default: TENANT_API_CLIENT_KEY_FILE); its passphrase from TENANT_API_CLIENT_KEY_PASSPHRASE'), apply: (a, v) => (a.clientKey = v) },
   { name: '--workspace', value: 'FOLDER', commands: BOTH, help: () => l10n.t('the folder whose .vscode/settings.json is read'), apply: (a, v) => (a.workspace = v) },
+  { name: '--format', value: IMPORT_FORMATS.join('|'), commands: IMPORT, help: () => l10n.t('the input\'s format (default: detected)'), apply: (a, v) => (a.format = formatOf(v)) },
+  { name: '--out', value: 'FOLDER', commands: IMPORT, help: () => l10n.t('where the request files are written (default: the current folder)'), apply: (a, v) => (a.out = v) },
+  { name: '--force', commands: IMPORT, help: () => l10n.t('replace request files that exist'), apply: (a) => (a.force = true) },
 ];
+
+function formatOf(value: string): ImportFormat {
+  if (!(IMPORT_FORMATS as readonly string[]).includes(value)) throw new UsageError(l10n.t('--format takes {0}, got "{1}".', IMPORT_FORMATS.join(', '), value));
+  return value as ImportFormat;
+}
 
 function reporterOf(value: string): Reporter {
   const match = /^(junit|json)=(.+)$/.exec(value);
@@ -112,13 +128,13 @@ function grantOf(value: string): GrantChoice {
 function commandOf(word: string | undefined): Command {
   if (word === undefined || word === 'help' || word === '--help' || word === '-h') return 'help';
   if (word === '--version' || word === '-v' || word === 'version') return 'version';
-  if (word === 'run' || word === 'login') return word;
-  throw new UsageError(l10n.t('Unknown command "{0}": use run, login, --help or --version.', word.startsWith('-') ? word.split('=')[0] : word));
+  if (word === 'run' || word === 'login' || word === 'import') return word;
+  throw new UsageError(l10n.t('Unknown command "{0}": use run, login, import, --help or --version.', word.startsWith('-') ? word.split('=')[0] : word));
 }
 
 export function parseArguments(argv: readonly string[]): Arguments {
   const command = commandOf(argv[0]);
-  const parsed: Arguments = { command, files: [], reporters: [], bail: false, dryRun: false, verbosity: 'normal', secretStdin: false, ledgerFallback: 'fail' };
+  const parsed: Arguments = { command, files: [], reporters: [], bail: false, dryRun: false, verbosity: 'normal', secretStdin: false, ledgerFallback: 'fail', force: false };
   for (let i = 1; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') return { ...parsed, command: 'help' };
@@ -142,6 +158,7 @@ export function parseArguments(argv: readonly string[]): Arguments {
   }
   if (command === 'run' && parsed.files.length === 0) throw new UsageError(l10n.t('tenant-api run needs at least one request file or glob.'));
   if (command === 'login' && parsed.files.length > 0) throw new UsageError(l10n.t('tenant-api login takes no files.'));
+  if (command === 'import' && parsed.files.length !== 1) throw new UsageError(l10n.t('tenant-api import takes one input: a file, or - for standard input.'));
   return parsed;
 }
 
@@ -149,10 +166,11 @@ export function parseArguments(argv: readonly string[]): Arguments {
 export function usageText(): string {
   const left = (option: OptionSpec) => (option.value ? `${option.name} ${option.value}` : option.name);
   const width = Math.max(...OPTIONS.map((option) => left(option).length));
-  const rows = OPTIONS.map((option) => `  ${left(option).padEnd(width)}  ${option.help()}${option.commands.includes('login') ? '' : ` (${l10n.t('run only')})`}`);
+  const rows = OPTIONS.map((option) => `  ${left(option).padEnd(width)}  ${option.help()}${option.commands.length > 1 ? '' : ` (${l10n.t('{0} only', option.commands[0])})`}`);
   return [
     l10n.t('Usage: tenant-api run <files or globs> [options]'),
     l10n.t('       tenant-api login [options]      sign in with the device code flow'),
+    l10n.t('       tenant-api import <file or -> [--format F] [--out FOLDER]   request files from an OpenAPI description, a Postman collection or cURL commands'),
     l10n.t('       tenant-api --version | --help'),
     '',
     l10n.t('Options:'),

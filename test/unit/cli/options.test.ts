@@ -26,6 +26,7 @@ describe('tenant-api command line', () => {
       workspace: 'ws',
       ledger: 'redis://127.0.0.1:6379/0',
       ledgerFallback: 'local',
+      force: false,
     });
     assert.equal(parseArguments(['run', 'a.http']).ledgerFallback, 'fail', 'Redis unreachable stops the run unless asked otherwise');
     assert.throws(() => parseArguments(['run', 'a.http', '--ledger-fallback', 'maybe']), /--ledger-fallback takes fail, local/);
