@@ -12,7 +12,7 @@ export const EXIT_CODES: ReadonlyArray<{ reason: ExitReason; code: number; meani
   { reason: 'ledger', code: 6, meaning: () => l10n.t('the shared rate-limit ledger in Redis (--ledger, TENANT_API_LEDGER) cannot be reached at start (with --ledger-fallback local the run goes on with the local ledger instead)') },
   { reason: 'signIn', code: 4, meaning: () => l10n.t('sign-in failed (wrong or missing client secret or password, authorization server unreachable)') },
   { reason: 'quotaGuard', code: 5, meaning: () => l10n.t('stopped by the quota guard (--keep-quota, --max-calls) or by the weekly limit') },
-  { reason: 'requestFailed', code: 3, meaning: () => l10n.t('a request without assertions failed (network error, 4xx or 5xx), or was not sent; a proxy that cannot be reached or wants credentials, or a certificate that is not trusted, sign-in included') },
+  { reason: 'requestFailed', code: 3, meaning: () => l10n.t('a request without assertions failed (network error, 4xx or 5xx), or was not sent') },
   { reason: 'assertionFailed', code: 1, meaning: () => l10n.t('an assertion failed') },
   { reason: 'passed', code: 0, meaning: () => l10n.t('every request passed') },
 ];
