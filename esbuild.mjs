@@ -13,6 +13,10 @@ const common = {
   target: 'node20',
   external: ['vscode'],
   logLevel: 'info',
+  // The catalogue's heavy half is dist/catalog.js, required by name when a catalogue is first needed (src/catalog/lazyLibrary.ts).
+  define: { CATALOGUE_BUNDLE: '"catalog.js"' },
+  // jsonc-parser's "main" is a UMD build whose requires a bundler cannot follow: its ES module build instead.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
 };
 
 const builds = [
@@ -32,6 +36,14 @@ const builds = [
     external: [],
     minify: production,
     banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    // The catalogue's heavy half (YAML, references, JSON Schema, samples): out of activation, loaded on first use by both.
+    ...common,
+    entryPoints: ['src/catalog/library.ts'],
+    outfile: 'dist/catalog.js',
+    external: [],
+    minify: production,
   },
 ];
 

@@ -3,6 +3,7 @@
  * or a missing value is a usage error (exit 2). No option takes a secret: values on the command line
  * are visible to every user of the machine (`ps`), so secrets come from the environment or stdin.
  */
+import { REQUEST_TIMEOUT_SECONDS } from '../api/requestTimeout';
 import * as l10n from '../common/l10n';
 import { IMPORT_FORMATS, type ImportFormat } from '../engine/importers';
 
@@ -10,8 +11,10 @@ export type Command = 'run' | 'login' | 'import' | 'help' | 'version';
 export type GrantChoice = 'client_credentials' | 'password' | 'device';
 export type Verbosity = 'quiet' | 'normal' | 'verbose';
 
+export const REPORTER_KINDS = ['junit', 'json', 'html', 'markdown'] as const;
+
 export interface Reporter {
-  kind: 'junit' | 'json';
+  kind: (typeof REPORTER_KINDS)[number];
   path: string;
 }
 
@@ -20,7 +23,14 @@ export interface Arguments {
   /** Files and globs, as given. */
   files: string[];
   env?: string;
+  /** As given: one tenant (the tenant of requests that name none), a list `A,B`, or `*` (each request once per tenant). */
   tenant?: string;
+  /** A data file (CSV with a header row, or a JSON array of objects): each file runs once per row. */
+  data?: string;
+  /** Only requests with one of these `# @tag`s (--tag, repeatable, or comma-separated). */
+  tags: string[];
+  /** Only requests whose name (or "line N") matches this regular expression (--name), in any case. */
+  name?: string;
   reporters: Reporter[];
   bail: boolean;
   timeoutSeconds?: number;
@@ -68,26 +78,30 @@ const BOTH: readonly Command[] = ['run', 'login'];
 const IMPORT: readonly Command[] = ['import'];
 const GRANTS: readonly GrantChoice[] = ['client_credentials', 'password', 'device'];
 
-function positive(name: string, value: string, { integer = false, max = Infinity, zero = false } = {}): number {
+/** A number above 0, or from `least` on when it is given, and at most `max`. */
+function positive(name: string, value: string, { integer = false, max = Infinity, least }: { integer?: boolean; max?: number; least?: number } = {}): number {
   const n = Number(value);
-  const ok = value.trim() !== '' && Number.isFinite(n) && (zero ? n >= 0 : n > 0) && n <= max && (!integer || Number.isInteger(n));
-  if (!ok) throw new UsageError(`${integer ? l10n.t('{0} needs a whole number, got "{1}".', name, value) : l10n.t('{0} needs a number, got "{1}".', name, value)} ${rangeOf(zero, max)}`);
+  const ok = value.trim() !== '' && Number.isFinite(n) && (least === undefined ? n > 0 : n >= least) && n <= max && (!integer || Number.isInteger(n));
+  if (!ok) throw new UsageError(`${integer ? l10n.t('{0} needs a whole number, got "{1}".', name, value) : l10n.t('{0} needs a number, got "{1}".', name, value)} ${rangeOf(least, max)}`);
   return n;
 }
 
-function rangeOf(zero: boolean, max: number): string {
-  if (Number.isFinite(max)) return zero ? l10n.t('It goes from 0 to {0}.', max) : l10n.t('It is above 0 and at most {0}.', max);
-  return zero ? l10n.t('It is 0 or more.') : l10n.t('It is above 0.');
+function rangeOf(least: number | undefined, max: number): string {
+  if (Number.isFinite(max)) return least === undefined ? l10n.t('It is above 0 and at most {0}.', max) : l10n.t('It goes from {0} to {1}.', least, max);
+  return least === undefined ? l10n.t('It is above 0.') : l10n.t('It is {0} or more.', least);
 }
 
 export const OPTIONS: readonly OptionSpec[] = [
   { name: '--env', value: 'NAME', commands: BOTH, help: () => l10n.t('the environment of tenantApi.environments (default: the top-level settings, else the first environment)'), apply: (a, v) => (a.env = v) },
-  { name: '--tenant', value: 'CODE', commands: RUN, help: () => l10n.t('the tenant (code, description or id) of requests that name none'), apply: (a, v) => (a.tenant = v) },
-  { name: '--reporter', value: 'junit=PATH|json=PATH', commands: RUN, help: () => l10n.t('write a JUnit XML or JSON report (repeatable)'), apply: (a, v) => a.reporters.push(reporterOf(v)) },
+  { name: '--tenant', value: 'CODE[,CODE...]|*', commands: RUN, help: () => l10n.t("the tenant (code, description or id) of requests that name none; several, or * for every tenant of the signed-in user, run each such request once per tenant"), apply: (a, v) => (a.tenant = v) },
+  { name: '--data', value: 'FILE', commands: RUN, help: () => l10n.t('run each file once per row of a CSV file (header row) or JSON array of objects; the columns are variables'), apply: (a, v) => (a.data = v) },
+  { name: '--tag', value: 'TAG', commands: RUN, help: () => l10n.t('run only requests with this # @tag (repeatable, or comma-separated: any of them)'), apply: (a, v) => a.tags.push(...v.split(',').map((tag) => tag.trim()).filter(Boolean)) },
+  { name: '--name', value: 'PATTERN', commands: RUN, help: () => l10n.t('run only requests whose name (or "line N") matches this regular expression, in any case'), apply: (a, v) => (a.name = patternOf(v)) },
+  { name: '--reporter', value: 'junit|json|html|markdown=PATH', commands: RUN, help: () => l10n.t('write a JUnit XML, JSON, HTML or Markdown report (repeatable; Markdown is also added to $GITHUB_STEP_SUMMARY when set)'), apply: (a, v) => a.reporters.push(reporterOf(v)) },
   { name: '--bail', commands: RUN, help: () => l10n.t('stop at the first request that fails'), apply: (a) => (a.bail = true) },
-  { name: '--timeout', value: 'SECONDS', commands: RUN, help: () => l10n.t('time limit of each request (default: tenantApi.requestTimeoutSeconds)'), apply: (a, v) => (a.timeoutSeconds = positive('--timeout', v, { max: 3600 })) },
-  { name: '--max-calls', value: 'N', commands: RUN, help: () => l10n.t('stop before making more than N calls'), apply: (a, v) => (a.maxCalls = positive('--max-calls', v, { integer: true, zero: true })) },
-  { name: '--keep-quota', value: 'PERCENT', commands: RUN, help: () => l10n.t("refuse to start, or stop, before the run would leave less than this share of the week's quota"), apply: (a, v) => (a.keepQuotaPercent = positive('--keep-quota', v, { max: 100, zero: true })) },
+  { name: '--timeout', value: 'SECONDS', commands: RUN, help: () => l10n.t('time limit of each request (default: tenantApi.requestTimeoutSeconds)'), apply: (a, v) => (a.timeoutSeconds = positive('--timeout', v, { least: REQUEST_TIMEOUT_SECONDS.min, max: REQUEST_TIMEOUT_SECONDS.max })) },
+  { name: '--max-calls', value: 'N', commands: RUN, help: () => l10n.t('stop before making more than N calls'), apply: (a, v) => (a.maxCalls = positive('--max-calls', v, { integer: true, least: 0 })) },
+  { name: '--keep-quota', value: 'PERCENT', commands: RUN, help: () => l10n.t("refuse to start, or stop, before the run would leave less than this share of the week's quota"), apply: (a, v) => (a.keepQuotaPercent = positive('--keep-quota', v, { max: 100, least: 0 })) },
   { name: '--dry-run', commands: RUN, help: () => l10n.t('parse, resolve variables and routes, print what would be sent and the cost; send nothing'), apply: (a) => (a.dryRun = true) },
   { name: '--quiet', commands: BOTH, help: () => l10n.t('print only failures and the summary'), apply: (a) => (a.verbosity = 'quiet') },
   { name: '--verbose', commands: BOTH, help: () => l10n.t("print every assertion and the client's log (secrets masked)"), apply: (a) => (a.verbosity = 'verbose') },
@@ -110,9 +124,18 @@ function formatOf(value: string): ImportFormat {
 }
 
 function reporterOf(value: string): Reporter {
-  const match = /^(junit|json)=(.+)$/.exec(value);
-  if (!match) throw new UsageError(l10n.t('--reporter takes junit=PATH or json=PATH, got "{0}".', value));
+  const match = /^(\w+)=(.+)$/.exec(value);
+  if (!match || !(REPORTER_KINDS as readonly string[]).includes(match[1])) throw new UsageError(l10n.t('--reporter takes junit=PATH, json=PATH, html=PATH or markdown=PATH, got "{0}".', value));
   return { kind: match[1] as Reporter['kind'], path: match[2] };
+}
+
+function patternOf(value: string): string {
+  try {
+    new RegExp(value, 'i');
+  } catch (error) {
+    throw new UsageError(l10n.t('--name takes a regular expression: {0}', error instanceof Error ? error.message : String(error)));
+  }
+  return value;
 }
 
 function ledgerFallbackOf(value: string): LedgerFallbackChoice {
@@ -134,7 +157,7 @@ function commandOf(word: string | undefined): Command {
 
 export function parseArguments(argv: readonly string[]): Arguments {
   const command = commandOf(argv[0]);
-  const parsed: Arguments = { command, files: [], reporters: [], bail: false, dryRun: false, verbosity: 'normal', secretStdin: false, ledgerFallback: 'fail', force: false };
+  const parsed: Arguments = { command, files: [], tags: [], reporters: [], bail: false, dryRun: false, verbosity: 'normal', secretStdin: false, ledgerFallback: 'fail', force: false };
   for (let i = 1; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') return { ...parsed, command: 'help' };
@@ -178,5 +201,6 @@ export function usageText(): string {
     '',
     l10n.t('Secrets come from the environment, never from options: TENANT_API_CLIENT_ID, TENANT_API_CLIENT_SECRET, TENANT_API_USERNAME, TENANT_API_PASSWORD, TENANT_API_KEY_<MODULE> (e.g. TENANT_API_KEY_CORE), or from standard input with --secret-stdin.'),
     l10n.t('Every call goes through the proxy of HTTPS_PROXY or HTTP_PROXY (http://user:password@host:port) unless NO_PROXY names its host; a client key\'s passphrase comes from TENANT_API_CLIENT_KEY_PASSPHRASE.'),
+    l10n.t('Keys of several organizations: TENANT_API_KEY_<MODULE>_<ORG> (e.g. TENANT_API_KEY_EFAT_BIANCHI) with TENANT_API_TENANTS_<ORG>=CODE,CODE naming its tenants; TENANT_API_KEY_<MODULE> serves the tenants no organization names.'),
   ].join('\n');
 }

@@ -10,6 +10,8 @@ import * as l10n from '../common/l10n';
 import type { AuthConfiguration } from '../settings/authSettings';
 import { chooseActiveEnvironment, type Environment } from '../settings/environments';
 import { authConfigurationFrom, environmentListFrom } from '../settings/settingValues';
+import { parseCatalogueEntries } from '../catalog/entries';
+import type { CatalogueEntry } from '../catalog/types';
 import { parseJsonc } from './jsonc';
 import { UsageError } from './options';
 
@@ -19,6 +21,10 @@ export interface WorkspaceSettings {
   environment: Environment;
   api: ApiSettings;
   auth: AuthConfiguration;
+  /** The environment's catalogues (tenantApi.catalogues), relative files read from `folder`. */
+  catalogues: CatalogueEntry[];
+  /** The workspace folder: the one holding .vscode/settings.json, else the current one. */
+  folder: string;
   /** Parts of the settings that were ignored, one sentence each. */
   problems: string[];
 }
@@ -68,5 +74,7 @@ export function readWorkspaceSettings(options: { workspace?: string; env?: strin
   const { baseUrl, allowedHosts, routes, endpoints } = environment.settings;
   const api = { ...readApiSettings(get), baseUrl, allowedHosts, routes, endpoints };
   const auth = authConfigurationFrom(get, environment.isDefault ? environment.settings : { ...environment.settings, name: environment.name });
-  return { file, environment, api, auth, problems: list.problems };
+  const catalogues = parseCatalogueEntries(environment.settings.catalogues);
+  const folder = file ? path.dirname(path.dirname(file)) : path.resolve(options.cwd);
+  return { file, environment, api, auth, catalogues: catalogues.entries, folder, problems: [...list.problems, ...catalogues.problems] };
 }

@@ -10,6 +10,8 @@ import { isCredentialHeader } from '../api/requestHeaders';
 import { findTenant } from '../api/tenantResolver';
 import { evaluateSystemVariable, type SystemVariableContext } from './systemVariables';
 import { classifyReference, referencesInLine } from './variables';
+import { findNodeAtLocation, parseTree, type Node as JsonNode } from 'jsonc-parser';
+import type { SchemaViolation } from '../catalog/types';
 
 export type Severity = 'error' | 'warning' | 'information';
 
@@ -29,6 +31,7 @@ export const DIAGNOSTIC_CODES = [
   'unknownTenant',
   'assertion',
   'script',
+  'schema',
 ] as const;
 
 export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];
@@ -48,6 +51,8 @@ export interface DiagnosticContext {
   /** The user's tenants when known; undefined or empty skips the tenant check (not signed in, not loaded yet). */
   tenants?: readonly TenantRecord[];
   system: SystemVariableContext;
+  /** Where a JSON body breaks the schema its catalogue documents for the request (undefined: no catalogue documents it). */
+  bodyCheck?(method: string, url: string, body: unknown): { operation: string; violations: readonly SchemaViolation[] } | undefined;
 }
 
 function parseMessage(problem: ParseProblem): string {
@@ -130,6 +135,8 @@ function diagnoseRequest(lines: readonly string[], file: ParsedFile, request: Pa
       const start = Math.min(problem.column, lines[line].length);
       const columns = { start, end: Math.min(start + 1, lines[line].length) };
       report(line, 'error', 'malformedJson', l10n.t('The body is not valid JSON: {0} (line {1}, column {2})', problem.message, line + 1, start + 1), columns);
+    } else if (context.bodyCheck) {
+      diagnoseBodySchema(lines, request, body, context.bodyCheck, report);
     }
   }
   const tenant = tenantOf(file, request);
@@ -137,6 +144,56 @@ function diagnoseRequest(lines: readonly string[], file: ParsedFile, request: Pa
     const line = request.metadata.tenant?.line ?? [...file.variables].reverse().find((variable) => variable.name === 'tenant')?.line ?? request.requestLine;
     report(line, 'warning', 'unknownTenant', l10n.t('{0} is not one of your tenants (code, description or id).', tenant));
   }
+}
+
+/**
+ * A JSON body against its documented schema: each place it breaks is a warning there (the value, or
+ * the property), naming the JSON path and the rule. A value that is a `{{variable}}` is not judged.
+ */
+function diagnoseBodySchema(
+  lines: readonly string[],
+  request: ParsedRequest,
+  body: { text: string; startLine: number },
+  check: NonNullable<DiagnosticContext['bodyCheck']>,
+  report: Reporter,
+): void {
+  const standIn = body.text.replace(/\{\{[^{}]*\}\}/g, (reference) => '0'.padEnd(reference.length, ' '));
+  const found = check(request.method, request.url, JSON.parse(standIn));
+  if (!found) return;
+  const root = parseTree(standIn);
+  const bodyOffset = lineOffset(lines, body.startLine);
+  for (const violation of found.violations) {
+    const node = root && nodeAt(root, violation.pointer);
+    if (node && body.text.startsWith('{{', node.offset)) continue;
+    const at = positionOf(lines, bodyOffset + (node?.parent?.type === 'property' && violation.rule === 'additionalProperties' ? node.parent.offset : node?.offset ?? 0));
+    const end = Math.min(lines[at.line].length, at.character + Math.max(1, node && node.type !== 'object' && node.type !== 'array' ? node.length : 1));
+    report(at.line, 'warning', 'schema', l10n.t('The body does not match the schema of {0}: {1} {2} ({3})', found.operation, violation.path, violation.message, violation.rule), { start: at.character, end });
+  }
+}
+
+function nodeAt(root: JsonNode, pointer: string): JsonNode | undefined {
+  const tokens = pointer === '' ? [] : pointer.slice(1).split('/').map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
+  let node: JsonNode | undefined = root;
+  for (const token of tokens) {
+    if (!node) return undefined;
+    node = findNodeAtLocation(node, [node.type === 'array' ? Number(token) : token]);
+  }
+  return node;
+}
+
+function lineOffset(lines: readonly string[], line: number): number {
+  let offset = 0;
+  for (let index = 0; index < line; index++) offset += lines[index].length + 1;
+  return offset;
+}
+
+function positionOf(lines: readonly string[], offset: number): { line: number; character: number } {
+  let line = 0;
+  while (line < lines.length - 1 && offset > lines[line].length) {
+    offset -= lines[line].length + 1;
+    line++;
+  }
+  return { line, character: offset };
 }
 
 function isJsonBody(request: ParsedRequest, text: string): boolean {

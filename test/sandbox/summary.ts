@@ -1,5 +1,6 @@
 // What `npm run sandbox` and `npm start` print: the editor settings that point the extension at a
 // running sandbox, and its users, clients and licence keys.
+import { OPENAPI_DOCUMENTS } from './api/openapi';
 import { SUMMARY_PATH } from './api/resourceApi';
 import { LICENCE_KEYS } from './seed';
 import type { Sandbox } from './types';
@@ -14,6 +15,8 @@ export function editorSettings(sandbox: Sandbox): Record<string, unknown> {
     // The sandbox's static resource (an aggregated summary per tenant): listed under each tenant, its answer cached 5 minutes.
     'tenantApi.routes': [{ prefix: SUMMARY_PATH, host: 'cluster', module: 'efat', cacheSeconds: 300 }],
     'tenantApi.endpoints': [{ label: 'Riepilogo', path: SUMMARY_PATH }],
+    // The sandbox's own OpenAPI descriptions: its operations in the Tenants view, completion, `?? schema`.
+    'tenantApi.catalogues': OPENAPI_DOCUMENTS.map(({ file, host, module }) => ({ source: `${sandbox.baseUrl}/openapi/${file}`, host, ...(module ? { module } : {}) })),
   };
 }
 

@@ -3,9 +3,10 @@
  * reads it. A result without a single request is an error, so a front end never writes an empty import.
  */
 import * as l10n from '../../common/l10n';
+import { openApiImporter } from './openapi';
 import { ImportError, type ImportFormat, type Importer, type ImportInput, type ImportResult } from './types';
 
-export const IMPORTERS: readonly Importer[] = [];
+export const IMPORTERS: readonly Importer[] = [openApiImporter];
 
 export const IMPORT_FORMATS: readonly ImportFormat[] = ['openapi', 'postman', 'curl'];
 

@@ -31,6 +31,8 @@ export const fileSeconds: Readonly<Record<string, number>> = {
   'licenceKeys.test.js': 3,
   'italian.test.js': 1,
   'proxy.test.js': 76,
+  'matrix.test.js': 70,
+  'catalogues.test.js': 47,
 };
 
 export const unknownFileSeconds = 15;
