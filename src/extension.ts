@@ -30,6 +30,7 @@ import { EnvironmentScopes, type EnvironmentScope } from './settings/environment
 import { knownModules, migrateLegacySecrets } from './settings/environmentSecrets';
 import { readEnvironmentList, watchEnvironments } from './settings/environmentSettings';
 import { watchEnvironmentFiles } from './settings/environmentFileWatcher';
+import { editorFetch } from './settings/networkSettings';
 import { saveRouteRule } from './settings/routeSettings';
 import { watchCatalogues } from './settings/catalogueSettings';
 import type { CatalogueSet } from './catalog/catalogues';
@@ -209,6 +210,7 @@ function buildEnvironment(scope: EnvironmentScope, { log, schedulers, quotas, vi
     quota: quotas.get(applicationKey(settings())),
     beforeSend: protectedCallPrompt(environment),
     cacheScope: () => environment().id,
+    fetch: editorFetch,
     catalogueRoutes: () => catalogues.routes(),
   });
   const { client, licenceKeys } = api;

@@ -19,6 +19,7 @@ import type { CatalogueSet } from '../../catalog/catalogues';
 import type { TestEnvironments } from './testing/runProfiles';
 import type { FileEnvironment } from '../../settings/environmentFileSources';
 import { registerTestingView, type TestingHooks } from './testing/register';
+import { editorFetch } from '../../settings/networkSettings';
 
 export interface RequestFilesDeps {
   /** The active environment's parts: asked for at each use, never kept (see RequestFileParts). */
@@ -61,7 +62,7 @@ export function registerRequestFiles(host: RequestFilesHost, deps: RequestFilesD
       api,
       tenants,
       baseUrl: () => active().settings().baseUrl,
-      fetch: (input, init) => fetch(input, init),
+      fetch: editorFetch,
       timeoutMs: () => requestTimeoutMs(active().settings()),
     },
     environment,

@@ -60,3 +60,28 @@ export function runRunner(command: string[], cwd: string, env: Record<string, st
     child.stdin.end(stdin);
   });
 }
+
+export interface LoginRun {
+  /** The verification address and the user code, once printed. */
+  prompt: Promise<{ address: string; code: string }>;
+  /** The exit code, with stdout and stderr together. */
+  exited: Promise<{ code: number | null; output: string }>;
+}
+
+/** Starts `tenant-api login --env Sandbox` in `cwd` with only PATH and `env`, as a person at a terminal would. */
+export function startLogin(cwd: string, env: Record<string, string> = {}): LoginRun {
+  const child = spawn(process.execPath, [CLI, 'login', '--env', 'Sandbox'], { cwd, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const exited = new Promise<{ code: number | null; output: string }>((resolve) => child.on('close', (code) => resolve({ code, output })));
+  const prompt = new Promise<{ address: string; code: string }>((resolve, reject) => {
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const match = /open (\S+) and enter the code (\S+)/.exec(output);
+      if (match) resolve({ address: match[1], code: match[2] });
+    });
+    child.on('close', () => reject(new Error(`exited before the prompt: ${output}`)));
+  });
+  prompt.catch(() => undefined);
+  return { prompt, exited };
+}
