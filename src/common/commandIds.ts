@@ -34,6 +34,8 @@ export const COMMAND = {
   pinWatch: 'tenantApi.pinWatch',
   showWatches: 'tenantApi.showWatches',
   refreshResponse: 'tenantApi.refreshResponse',
+  openAsTable: 'tenantApi.openAsTable',
+  showUsage: 'tenantApi.showUsage',
 } as const;
 
 /** Commands the extension runs itself (tree items, links): registered, never contributed. */

@@ -134,7 +134,9 @@ function rateView(input: UsageViewInput): UsageView['rate'] {
   const lines = [
     l10n.t('**Last hour:** {0} calls from this window; the busiest minute had {1} of {2}', formatCount(calls, locale), formatCount(busiest, locale), formatCount(input.perMinute, locale)),
     l10n.t('**Waited for a slot:** {0} s in all, {1} s at most', seconds(waited), seconds(longest)),
-    pauses === 0 ? l10n.t('**Paused after a 429:** not in the last hour') : l10n.t('**Paused after a 429:** {0} times in the last hour', pauses),
+    pauses === 0
+      ? l10n.t('**Paused after a 429:** not in the last hour')
+      : l10n.byCount(pauses, l10n.t('**Paused after a 429:** once in the last hour'), l10n.t('**Paused after a 429:** {0} times in the last hour', pauses)),
     l10n.t('Calls from other windows count against the same limit: here they show as time waited.'),
   ];
   return { chart, lines, chartLabel: l10n.t('Calls per minute in the last hour: {0} in all, at most {1} in a minute, against {2}', calls, busiest, input.perMinute) };
@@ -158,6 +160,8 @@ export function usageStrings() {
     forecast: l10n.t('at this pace'),
     even: l10n.t('even spending until the reset'),
     stop: l10n.t('Weekly limit reached (429): calls stopped {0}'),
+    legendStop: l10n.t('weekly limit reached (429)'),
+    legendPause: l10n.t('paused after a 429'),
     pause: l10n.t('Paused {1} s after a 429 at {0}'),
     reading: l10n.t('{0}: {1} used'),
     minute: l10n.t('{0}: {1} calls, waited {2} s (longest {3} s)'),

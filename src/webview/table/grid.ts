@@ -47,6 +47,8 @@ export class Grid {
   private everything = false;
   private anchor = 0;
   private drawPending = false;
+  /** The width of a character of the grid's font (measured once the grid is in the page). */
+  private charWidth: number | undefined;
 
   constructor(
     private readonly strings: TableStrings,
@@ -78,7 +80,8 @@ export class Grid {
       this.selection.clear();
       this.everything = false;
     }
-    this.widths = columnWidths(frame);
+    this.charWidth ??= measureCharWidth(this.root);
+    this.widths = columnWidths(frame, this.charWidth);
     this.active = { row: Math.min(this.active.row, frame.shown - 1), column: Math.min(this.active.column, Math.max(0, frame.columns.length - 1)) };
     this.root.setAttribute('aria-rowcount', String(frame.shown + 1));
     this.root.setAttribute('aria-colcount', String(frame.columns.length));
@@ -87,7 +90,8 @@ export class Grid {
     this.body.style.width = `${this.totalWidth()}px`;
     for (const drawn of this.drawn.values()) drawn.element.remove();
     this.drawn.clear();
-    this.draw();
+    this.draw(0);
+    this.scheduleDraw();
   }
 
   addRows(generation: number, start: number, rows: readonly TableRow[]): void {
@@ -95,8 +99,8 @@ export class Grid {
     for (let position = start; position < start + rows.length; position += 1) {
       const drawn = this.drawn.get(position);
       if (drawn && !drawn.loaded) {
-        drawn.element.remove();
-        this.drawn.delete(position);
+        this.fill(drawn.element, position, this.cache.get(position));
+        drawn.loaded = true;
       }
     }
     this.scheduleDraw();
@@ -174,56 +178,71 @@ export class Grid {
     });
   }
 
-  /** Draws the rows in view (and OVERSCAN around), removes the others, asks for rows not here yet. */
-  private draw(): void {
+  /**
+   * Draws the rows in view (and `overscan` around: none for a frame's first screen, which shows soonest
+   * so), removes the others, asks for rows not here yet.
+   */
+  private draw(overscan = OVERSCAN): void {
     const frame = this.frame;
     if (!frame) return;
     const visible = Math.ceil(this.root.clientHeight / ROW_HEIGHT);
     const top = Math.floor(this.root.scrollTop / ROW_HEIGHT);
-    const first = Math.max(0, top - OVERSCAN);
-    const last = Math.min(frame.shown - 1, top + visible + OVERSCAN);
+    const first = Math.max(0, top - overscan);
+    const last = Math.min(frame.shown - 1, top + visible + overscan);
     this.cache.want(first, last, frame.shown);
+    // Rows that left the view are filled again for the rows that came into it: no element is made or
+    // thrown away while scrolling, only texts change.
+    const spare: HTMLElement[] = [];
     for (const [position, drawn] of this.drawn) {
       if (position < first || position > last) {
-        drawn.element.remove();
+        spare.push(drawn.element);
         this.drawn.delete(position);
       }
     }
     for (let position = first; position <= last; position += 1) {
       if (this.drawn.has(position)) continue;
       const row = this.cache.get(position);
-      const made = row ? this.rowElement(position, row) : this.placeholder(position);
-      this.body.append(made);
+      const made = spare.pop() ?? this.newRow();
+      this.fill(made, position, row);
+      if (!made.isConnected) this.body.append(made);
       this.drawn.set(position, { element: made, loaded: row !== undefined });
     }
+    for (const made of spare) made.remove();
   }
 
-  private rowElement(position: number, row: TableRow): HTMLElement {
-    const made = this.rowShell(position);
-    made.dataset.id = String(row.id);
-    row.cells.forEach((cell, column) => {
-      const shown = cell.kind === 'missing' ? '—' : cell.text;
-      const label = cell.kind === 'missing' ? this.strings.missing : cell.kind === 'empty' ? this.strings.empty : undefined;
-      const item = element('div', { id: `c-${position}-${column}`, class: `cell kind-${cell.kind}`, role: 'gridcell', 'aria-colindex': column + 1, title: cell.title, 'aria-label': label }, shown);
-      item.style.width = `${this.widths[column]}px`;
-      made.append(item);
-    });
-    return made;
-  }
-
-  private placeholder(position: number): HTMLElement {
-    const made = this.rowShell(position);
-    made.classList.add('loading');
-    made.append(element('div', { id: `c-${position}-0`, class: 'cell', role: 'gridcell', 'aria-colindex': 1 }, this.strings.loading));
-    return made;
-  }
-
-  private rowShell(position: number): HTMLElement {
-    const selected = this.everything || this.selection.has(position);
-    const made = element('div', { id: `r-${position}`, class: `row${selected ? ' selected' : ''}`, role: 'row', 'aria-rowindex': position + 2, 'aria-selected': String(selected), 'data-position': position });
-    made.style.transform = `translateY(${position * ROW_HEIGHT}px)`;
+  /** A row element with a cell per shown column, sized; `fill` gives it its place and texts. */
+  private newRow(): HTMLElement {
+    const made = element('div', { role: 'row' });
     made.style.width = `${this.totalWidth()}px`;
+    for (const width of this.widths) {
+      // Every column is in every row, so no aria-colindex; an id only on the keyboard's cell (showActive).
+      const cell = element('div', { role: 'gridcell' });
+      cell.style.width = `${width}px`;
+      made.append(cell);
+    }
     return made;
+  }
+
+  /** The row at `position`: its record's cells, or "Loading…" until they come. */
+  private fill(made: HTMLElement, position: number, row: TableRow | undefined): void {
+    const selected = this.everything || this.selection.has(position);
+    made.className = `row${selected ? ' selected' : ''}${row ? '' : ' loading'}`;
+    made.setAttribute('aria-rowindex', String(position + 2));
+    made.setAttribute('aria-selected', String(selected));
+    made.dataset.position = String(position);
+    if (row) made.dataset.id = String(row.id);
+    else delete made.dataset.id;
+    made.style.transform = `translateY(${position * ROW_HEIGHT}px)`;
+    const cells = made.children;
+    for (let column = 0; column < cells.length; column += 1) {
+      const item = cells[column] as HTMLElement;
+      const cell = row?.cells[column];
+      if (item.id) item.removeAttribute('id');
+      item.className = cell ? `cell kind-${cell.kind}` : 'cell';
+      item.textContent = cell ? (cell.kind === 'missing' ? '—' : cell.text) : column === 0 && !row ? this.strings.loading : '';
+      setOrRemove(item, 'title', cell?.title);
+      setOrRemove(item, 'aria-label', cell?.kind === 'missing' ? this.strings.missing : cell?.kind === 'empty' ? this.strings.empty : undefined);
+    }
   }
 
   private refreshSelection(): void {
@@ -397,11 +416,15 @@ export class Grid {
       else if (top + ROW_HEIGHT > this.root.scrollTop + view) this.root.scrollTop = top + ROW_HEIGHT - view;
       this.draw();
     }
-    const id = row < 0 ? `h-${column}` : `c-${row}-${column}`;
-    for (const previous of Array.from(this.root.querySelectorAll('.active'))) previous.classList.remove('active');
-    const cell = document.getElementById(id) ?? document.getElementById(`c-${row}-0`);
-    cell?.classList.add('active');
+    for (const previous of Array.from(this.root.querySelectorAll('.active'))) {
+      previous.classList.remove('active');
+      if (previous.id === 'active-cell') previous.removeAttribute('id');
+    }
+    const cells = row < 0 ? this.header.children : this.drawn.get(row)?.element.children;
+    const cell = cells?.[Math.min(column, cells.length - 1)] as HTMLElement | undefined;
     if (cell) {
+      cell.classList.add('active');
+      if (row >= 0) cell.id = 'active-cell';
       this.root.setAttribute('aria-activedescendant', cell.id);
       const left = cell.offsetLeft;
       if (left < this.root.scrollLeft) this.root.scrollLeft = left;
@@ -411,13 +434,29 @@ export class Grid {
   }
 }
 
+function setOrRemove(target: HTMLElement, name: string, value: string | undefined): void {
+  if (value === undefined) target.removeAttribute(name);
+  else if (target.getAttribute(name) !== value) target.setAttribute(name, value);
+}
+
 /** Wide enough for the heading and the first rows' texts, within 64 to 360 pixels. */
-function columnWidths(frame: TableFrame): number[] {
+function columnWidths(frame: TableFrame, charWidth: number): number[] {
   return frame.columns.map((column, position) => {
     let longest = column.label.length + 2;
     for (const row of frame.rows.slice(0, 50)) longest = Math.max(longest, row.cells[position]?.text.length ?? 0);
-    return Math.max(64, Math.min(360, Math.round(longest * 7.4) + 18));
+    return Math.max(64, Math.min(360, Math.ceil(longest * charWidth) + 20));
   });
+}
+
+/** The width of one character in the grid's (editor's, monospace) font; 8 pixels when it cannot be measured. */
+function measureCharWidth(root: HTMLElement): number {
+  const probe = element('span', { class: 'cell', 'aria-hidden': 'true' }, '0'.repeat(20));
+  probe.style.position = 'absolute';
+  probe.style.visibility = 'hidden';
+  root.append(probe);
+  const width = probe.getBoundingClientRect().width / 20;
+  probe.remove();
+  return width > 0 ? width : 8;
 }
 
 export function rowsText(strings: TableStrings, frame: TableFrame, locale: string, selected: number): string {

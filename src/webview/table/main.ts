@@ -47,7 +47,7 @@ const grid = new Grid(strings, {
   askRows: (start, count, generation) => send({ type: 'rows', start, count, generation }),
   changed: () => {
     showCount();
-    save();
+    scheduleSave();
   },
 });
 
@@ -70,6 +70,14 @@ function showFrame(next: TableFrame): void {
   if (next.shown === 0 && next.filter) notices.append(element('li', { class: 'no-match' }, strings.noMatch.replace('{0}', next.filter)));
   grid.setFrame(next);
   showCount();
+}
+
+let saving: ReturnType<typeof setTimeout> | undefined;
+
+/** Saved once scrolling pauses: reading the scroll position right after drawing would force a layout each frame. */
+function scheduleSave(): void {
+  clearTimeout(saving);
+  saving = setTimeout(save, 250);
 }
 
 function save(): void {

@@ -72,7 +72,7 @@ function weekSvg(chart: WeekChart, label: string): SVGSVGElement {
 
 function legend(): HTMLElement {
   const item = (className: string, text: string) => element('li', {}, element('span', { class: `swatch ${className}`, 'aria-hidden': 'true' }), text);
-  return element('ul', { class: 'legend' }, item('forecast', strings.forecast), item('even', strings.even), item('stop', format(strings.stop, '…')));
+  return element('ul', { class: 'legend' }, item('forecast', strings.forecast), item('even', strings.even), item('stop', strings.legendStop), item('pause', strings.legendPause));
 }
 
 function readingsTable(organization: OrganizationView): HTMLElement {
