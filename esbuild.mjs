@@ -53,6 +53,19 @@ const builds = [
     outfile: 'dist/codeSnippets.js',
     minify: production,
   },
+  {
+    // The webviews' scripts and styles (the table view, the usage panel): for the browser, out of the
+    // activation bundle, each page loading only its own file from dist/webview/.
+    entryPoints: { table: 'src/webview/table/main.ts', usage: 'src/webview/usage/main.ts' },
+    outdir: 'dist/webview',
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'chrome120',
+    logLevel: 'info',
+    minify: production,
+    sourcemap: production ? false : 'inline',
+  },
 ];
 
 if (tests) {

@@ -5,8 +5,9 @@ import { systemClock } from '../common/clock';
 import { LicenceKeyStore } from './licenceKeyStore';
 import { APPLICATION_LIMITS, type RateLimit } from './limits';
 import { QuotaTracker } from './quotaTracker';
-import { RequestScheduler, type RateLedger } from './requestScheduler';
+import { type RateLedger } from './requestScheduler';
 import { requestTimeoutSeconds } from './requestTimeout';
+import { MeteredScheduler } from './meteredScheduler';
 import type { AccessTokenSource } from './types';
 
 export { ApiClient, DEFAULT_API_SETTINGS, TENANT_LIST_PATH, type ApiSettings } from './apiClient';
@@ -84,7 +85,8 @@ export function createTenantApi(deps: TenantApiDeps): { client: ApiClient; licen
 
 /** An application's scheduler and the window-shared ledger behind it, disposed together. */
 export interface ApplicationScheduler {
-  readonly scheduler: RequestScheduler;
+  /** Its calls and their waits are told (onDidCall) for the usage panel. */
+  readonly scheduler: MeteredScheduler;
   dispose(): void;
 }
 
@@ -111,7 +113,7 @@ export function createApplicationScheduler(
 ): ApplicationScheduler {
   const safetyMarginMs = () => settings().safetyMarginMs;
   const ledger = shared?.ledger({ quota: shared.quota, limits: APPLICATION_LIMITS, safetyMarginMs, logger });
-  const scheduler = new RequestScheduler({
+  const scheduler = new MeteredScheduler({
     clock: systemClock,
     limits: APPLICATION_LIMITS,
     safetyMarginMs,
