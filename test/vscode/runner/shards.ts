@@ -32,6 +32,7 @@ export const fileSeconds: Readonly<Record<string, number>> = {
   'italian.test.js': 1,
   'matrix.test.js': 70,
   'catalogues.test.js': 47,
+  'screenshots.test.js': 70,
 };
 
 export const unknownFileSeconds = 15;
