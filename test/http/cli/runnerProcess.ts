@@ -25,6 +25,18 @@ export function sandboxWorkspace(sandbox: Sandbox, clientId: string): string {
   return folder;
 }
 
+/** The secrets a CI job gives the runner to run as mario.rossi: the password grant's client and user, org-rossi's licence keys. */
+export function marioRunnerSecrets(sandbox: Sandbox): Record<string, string> {
+  const key = (module: string) => sandbox.licenceKeys.find((k) => k.organizationId === 'org-rossi' && k.module === module)!.key;
+  return {
+    TENANT_API_CLIENT_SECRET: sandbox.clients.password.clientSecret,
+    TENANT_API_USERNAME: 'mario.rossi',
+    TENANT_API_PASSWORD: sandbox.users.find((user) => user.username === 'mario.rossi')!.password,
+    TENANT_API_KEY_CORE: key('core'),
+    TENANT_API_KEY_EFAT: key('efat'),
+  };
+}
+
 export interface RunnerResult {
   code: number | null;
   stdout: string;

@@ -5,10 +5,10 @@
 // test/vscode/screenshots/ and leave the tree clean.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Sandbox } from '../../sandbox';
+import { marioRunnerSecrets, sandboxWorkspace } from '../../http/cli/runnerProcess';
 import { driver } from './helpers/driver';
 import { clickLens, openFile, tabsLabelled } from './helpers/requestFileEditor';
 import { endWorkbenchSuite, extensionExports, startSignedInAsMario, waitFor } from './helpers/workbench';
@@ -43,28 +43,12 @@ async function savePicture(name: string, selector?: string): Promise<void> {
 
 /** A folder as a user's CI job has it: the request file and a .vscode/settings.json naming the sandbox as "Sandbox". */
 function runnerWorkspace(sandbox: Sandbox): string {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-cli-'));
-  fs.mkdirSync(path.join(folder, '.vscode'));
-  const environment = { name: 'Sandbox', authUrl: sandbox.authUrl, baseUrl: sandbox.baseUrl, clientId: sandbox.clients.password.clientId, allowedHosts: ['127.0.0.1'] };
-  fs.writeFileSync(path.join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'tenantApi.environments': [environment] }, null, 2));
+  const folder = sandboxWorkspace(sandbox, sandbox.clients.password.clientId);
   fs.copyFileSync(path.join(repoRoot, 'test', 'sandbox', 'requests', TESTS_FILE), path.join(folder, TESTS_FILE));
   // `tenant-api` on the PATH, as `npm install -g` of the package puts it there: the built runner.
   fs.mkdirSync(path.join(folder, 'bin'));
   fs.writeFileSync(path.join(folder, 'bin', 'tenant-api'), `#!/bin/sh\nexec node ${JSON.stringify(path.join(repoRoot, 'dist', 'cli.js'))} "$@"\n`, { mode: 0o755 });
   return folder;
-}
-
-/** The runner's secrets as a CI job sets them: the password grant's client and user, the licence keys. */
-function runnerSecrets(sandbox: Sandbox): Record<string, string> {
-  const key = (module: string) => sandbox.licenceKeys.find((candidate) => candidate.organizationId === 'org-rossi' && candidate.module === module)!.key;
-  const mario = sandbox.users.find((user) => user.username === 'mario.rossi')!;
-  return {
-    TENANT_API_CLIENT_SECRET: sandbox.clients.password.clientSecret,
-    TENANT_API_USERNAME: mario.username,
-    TENANT_API_PASSWORD: mario.password,
-    TENANT_API_KEY_CORE: key('core'),
-    TENANT_API_KEY_EFAT: key('efat'),
-  };
 }
 
 describe('README pictures of the workbench', function () {
@@ -161,7 +145,7 @@ describe('README pictures of the workbench', function () {
         cwd: cliFolder,
         shellPath: '/bin/bash',
         shellArgs: ['--noprofile', '--norc'],
-        env: { ...runnerSecrets(sandbox), PATH: `${path.join(cliFolder, 'bin')}:${process.env.PATH ?? ''}`, PS1: '$ ' },
+        env: { ...marioRunnerSecrets(sandbox), PATH: `${path.join(cliFolder, 'bin')}:${process.env.PATH ?? ''}`, PS1: '$ ' },
       });
       terminal.show();
       terminal.sendText(`tenant-api run ${TESTS_FILE} --env Sandbox --reporter junit=report.xml`);
@@ -172,7 +156,7 @@ describe('README pictures of the workbench', function () {
       assert.match(screen, /5 requests: 4 passed, 1 failed/, screen);
       assert.match(screen, /Exit code 1: an assertion failed/, screen);
       assert.ok(fs.existsSync(path.join(cliFolder, 'report.xml')), 'the JUnit report is written');
-      for (const secret of Object.values(runnerSecrets(sandbox))) assert.ok(!screen.includes(secret), 'no secret on the screen');
+      for (const secret of Object.values(marioRunnerSecrets(sandbox))) assert.ok(!screen.includes(secret), 'no secret on the screen');
       await savePicture('screenshot-cli.png', PANEL);
     } finally {
       await vscode.workspace.getConfiguration('terminal.integrated').update('gpuAcceleration', undefined, vscode.ConfigurationTarget.Global);
