@@ -46,6 +46,14 @@ const builds = [
     external: [],
     minify: production,
   },
+  {
+    // Copy as Code's snippet generator (httpsnippet) in a file of its own, required when a snippet is
+    // asked for: the extension's bundle does not carry it, so activation never loads it.
+    ...common,
+    entryPoints: ['src/engine/codeSnippets.ts'],
+    outfile: 'dist/codeSnippets.js',
+    minify: production,
+  },
 ];
 
 if (tests) {

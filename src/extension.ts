@@ -29,6 +29,8 @@ import { EnvironmentState } from './settings/activeEnvironment';
 import { EnvironmentScopes, type EnvironmentScope } from './settings/environmentScope';
 import { knownModules, migrateLegacySecrets } from './settings/environmentSecrets';
 import { readEnvironmentList, watchEnvironments } from './settings/environmentSettings';
+import { watchEnvironmentFiles } from './settings/environmentFileWatcher';
+import { editorFetch } from './settings/networkSettings';
 import { saveRouteRule } from './settings/routeSettings';
 import { watchCatalogues } from './settings/catalogueSettings';
 import type { CatalogueSet } from './catalog/catalogues';
@@ -63,6 +65,7 @@ export async function activate(context: vscode.ExtensionContext) {
   const environments = watchEnvironments(context, logger);
   // Read when first needed (the tree, a request file, a schema assertion), never here.
   const catalogues = watchCatalogues(context.subscriptions, environments, logger);
+  const environmentFiles = watchEnvironmentFiles(context.subscriptions, logger);
   const globalSettings = watchApiSettings(context.subscriptions);
   // Several windows, one client: one refresh and one rate-limit ledger per application for all windows.
   const windows = windowCoordination(logger);
@@ -87,10 +90,11 @@ export async function activate(context: vscode.ExtensionContext) {
   context.subscriptions.push(scopes, statusBar);
   // Parts that outlive a switch (request files, watches, the commands) ask for the active environment's parts at each use.
   const active = () => scopes.current();
-  const requestFiles = registerRequestFiles({ subscriptions: context.subscriptions, extensionPath: context.extensionPath }, { active: () => active().requestFiles, tabs: views.responses, environments, catalogues });
+  const fileEnvironments = { forKey: (key: string) => environmentFiles.forDocument(key, environments.active()), onDidChange: environmentFiles.onDidChange };
+  const requestFiles = registerRequestFiles({ subscriptions: context.subscriptions, extensionPath: context.extensionPath, globalState: context.globalState }, { active: () => active().requestFiles, tabs: views.responses, environments, catalogues, fileEnvironments });
   // Every command, from one place: the active environment's run in its parts at each use.
   const watchHandlers = watchCommands({ watches, responses: views.responses, history: () => active().commands.history.entries() });
-  registerCommands(context.subscriptions, { ...environmentCommands(environments), ...requestFiles.handlers, ...wholeResponses.commands(), ...watchHandlers }, () => active().handlers);
+  registerCommands(context.subscriptions, { ...environmentCommands(environments, environmentFiles), ...requestFiles.handlers, ...wholeResponses.commands(), ...watchHandlers }, () => active().handlers);
 
   // For the in-editor tests only (development and test runs): nothing secret is exported in production.
   // They follow a switch of environment (a test may keep the object).
@@ -206,6 +210,7 @@ function buildEnvironment(scope: EnvironmentScope, { log, schedulers, quotas, vi
     quota: quotas.get(applicationKey(settings())),
     beforeSend: protectedCallPrompt(environment),
     cacheScope: () => environment().id,
+    fetch: editorFetch,
     catalogueRoutes: () => catalogues.routes(),
   });
   const { client, licenceKeys } = api;

@@ -52,6 +52,8 @@ export interface TenantApiDeps {
   quota?: ApiClientOptions['quota'];
   beforeSend?: ApiClientOptions['beforeSend'];
   cacheScope?: ApiClientOptions['cacheScope'];
+  /** The front end's fetch (the editor's names proxy and certificate problems); default the global one. */
+  fetch?: ApiClientOptions['fetch'];
   catalogueRoutes?: ApiClientOptions['catalogueRoutes'];
 }
 
@@ -67,6 +69,7 @@ export function createTenantApi(deps: TenantApiDeps): { client: ApiClient; licen
     quota: deps.quota,
     beforeSend: deps.beforeSend,
     cacheScope: deps.cacheScope,
+    fetch: deps.fetch,
     catalogueRoutes: deps.catalogueRoutes,
   });
   return {

@@ -76,11 +76,12 @@ function watchDiagnostics(deps: LanguageDeps, collection: vscode.DiagnosticColle
   const timers = new Map<string, NodeJS.Timeout>();
   const update = (document: vscode.TextDocument) => {
     if (!isRequestDocument(document)) return;
+    const sources = deps.runner.sources(document.uri.toString(), deps.parsed.get(document));
     const found = diagnoseRequestFile(document.getText(), deps.parsed.get(document), {
       routeFor: (path) => deps.api.routeFor(path),
-      environment: deps.environment(),
+      environment: sources.environment,
       tenants: deps.knownTenants(),
-      system: deps.runner.sources(document.uri.toString(), deps.parsed.get(document)).system,
+      system: sources.system,
       bodyCheck: catalogueBodyCheck(deps.catalogues),
     });
     collection.set(
@@ -144,7 +145,7 @@ function completions(deps: LanguageDeps): vscode.CompletionItemProvider {
         case 'variable': {
           const items = [
             ...file.variables.map((variable) => item(variable.name, vscode.CompletionItemKind.Variable, vscode.l10n.t('file variable'))),
-            ...Object.keys(deps.environment()).map((name) => item(name, vscode.CompletionItemKind.Variable, vscode.l10n.t('environment variable'))),
+            ...Object.keys(deps.runner.sources(document.uri.toString(), file).environment).map((name) => item(name, vscode.CompletionItemKind.Variable, vscode.l10n.t('environment variable'))),
             ...file.requests.flatMap((request) =>
               request.name
                 ? [

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { OPENAPI_DOCUMENTS } from '../../sandbox/api/openapi';
-import { buildRunner, marioRunnerSecrets, runRunner, sandboxWorkspace } from './runnerProcess';
+import { buildRunner, passwordGrantEnv, runRunner, sandboxWorkspace } from './runnerProcess';
 
 describe('tenant-api import, then run, against the sandbox', function () {
   this.timeout(120_000);
@@ -22,7 +22,7 @@ describe('tenant-api import, then run, against the sandbox', function () {
     const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8').replace(/^\/\/.*\n/, '')) as Record<string, unknown>;
     settings['tenantApi.catalogues'] = OPENAPI_DOCUMENTS.map(({ file, host, module }) => ({ source: `${sandbox.baseUrl}/openapi/${file}`, host, ...(module ? { module } : {}) }));
     fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
-    env = marioRunnerSecrets(sandbox);
+    env = passwordGrantEnv(sandbox);
   });
   after(async () => {
     await sandbox.close();

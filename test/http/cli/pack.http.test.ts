@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startSandbox, type Sandbox } from '../../sandbox';
-import { marioRunnerSecrets, REPO, runRunner, sandboxWorkspace } from './runnerProcess';
+import { passwordGrantEnv, REPO, runRunner, sandboxWorkspace } from './runnerProcess';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
@@ -54,7 +54,7 @@ describe('tenant-api from npm pack, installed into an empty folder', function ()
     const workspace = sandboxWorkspace(sandbox, sandbox.clients.password.clientId);
     try {
       fs.copyFileSync(path.join(REPO, 'test', 'sandbox', 'requests', 'cli-smoke.http'), path.join(workspace, 'smoke.http'));
-      const env = marioRunnerSecrets(sandbox);
+      const env = passwordGrantEnv(sandbox);
       const bin = path.join(project, 'node_modules', 'tenant-api-workbench', 'dist', 'cli.js');
       const result = await runRunner(['run', 'smoke.http', '--env', 'Sandbox'], workspace, env, '', bin);
       assert.equal(result.code, 0, result.stdout + result.stderr);

@@ -8,7 +8,7 @@ import { startSandbox, type Sandbox } from '../../sandbox';
 import { elements, parseXml } from '../../helpers/xmlCheck';
 import { Redis } from 'ioredis';
 import { freePort, RedisServer } from '../../helpers/redisServer';
-import { buildRunner, marioRunnerSecrets, REPO, runRunner, sandboxWorkspace, type RunnerResult } from './runnerProcess';
+import { buildRunner, passwordGrantEnv, REPO, runRunner, sandboxWorkspace, type RunnerResult } from './runnerProcess';
 
 const SMOKE = path.join(REPO, 'test', 'sandbox', 'requests', 'cli-smoke.http');
 
@@ -53,7 +53,7 @@ describe('tenant-api, the built runner, against the sandbox', function () {
     folder = sandboxWorkspace(sandbox, sandbox.clients.password.clientId);
     fs.copyFileSync(SMOKE, path.join(folder, 'smoke.http'));
     fs.writeFileSync(path.join(folder, 'mixed.http'), MIXED);
-    passwordEnv = marioRunnerSecrets(sandbox);
+    passwordEnv = passwordGrantEnv(sandbox);
   });
   beforeEach(() => sandbox.resetLimits());
   after(async () => {

@@ -30,8 +30,10 @@ export const fileSeconds: Readonly<Record<string, number>> = {
   'foundation.test.js': 5,
   'licenceKeys.test.js': 3,
   'italian.test.js': 1,
+  'proxy.test.js': 76,
   'matrix.test.js': 70,
   'catalogues.test.js': 47,
+  'otherTools.test.js': 101,
   'screenshots.test.js': 70,
 };
 

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Sandbox } from '../../sandbox';
-import { marioRunnerSecrets, sandboxWorkspace } from '../../http/cli/runnerProcess';
+import { passwordGrantEnv, sandboxWorkspace } from '../../http/cli/runnerProcess';
 import { driver } from './helpers/driver';
 import { clickLens, openFile, tabsLabelled } from './helpers/requestFileEditor';
 import { endWorkbenchSuite, extensionExports, startSignedInAsMario, waitFor } from './helpers/workbench';
@@ -145,7 +145,7 @@ describe('README pictures of the workbench', function () {
         cwd: cliFolder,
         shellPath: '/bin/bash',
         shellArgs: ['--noprofile', '--norc'],
-        env: { ...marioRunnerSecrets(sandbox), PATH: `${path.join(cliFolder, 'bin')}:${process.env.PATH ?? ''}`, PS1: '$ ' },
+        env: { ...passwordGrantEnv(sandbox), PATH: `${path.join(cliFolder, 'bin')}:${process.env.PATH ?? ''}`, PS1: '$ ' },
       });
       terminal.show();
       terminal.sendText(`tenant-api run ${TESTS_FILE} --env Sandbox --reporter junit=report.xml`);
@@ -156,7 +156,7 @@ describe('README pictures of the workbench', function () {
       assert.match(screen, /5 requests: 4 passed, 1 failed/, screen);
       assert.match(screen, /Exit code 1: an assertion failed/, screen);
       assert.ok(fs.existsSync(path.join(cliFolder, 'report.xml')), 'the JUnit report is written');
-      for (const secret of Object.values(marioRunnerSecrets(sandbox))) assert.ok(!screen.includes(secret), 'no secret on the screen');
+      for (const secret of Object.values(passwordGrantEnv(sandbox))) assert.ok(!screen.includes(secret), 'no secret on the screen');
       await savePicture('screenshot-cli.png', PANEL);
     } finally {
       await vscode.workspace.getConfiguration('terminal.integrated').update('gpuAcceleration', undefined, vscode.ConfigurationTarget.Global);
