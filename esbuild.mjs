@@ -25,7 +25,8 @@ const builds = [
     entryPoints: ['src/extension.ts'],
     outfile: 'dist/extension.js',
     minify: production,
-    sourcemap: production ? 'linked' : 'inline',
+    // Production: the map is written beside the bundle (to read a user's stack trace) but not linked from it, and .vscodeignore leaves it out of the .vsix.
+    sourcemap: production ? 'external' : 'inline',
     sourcesContent: !production,
   },
   {

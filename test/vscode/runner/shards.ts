@@ -36,6 +36,7 @@ export const fileSeconds: Readonly<Record<string, number>> = {
   'matrix.test.js': 70,
   'catalogues.test.js': 47,
   'otherTools.test.js': 101,
+  'screenshots.test.js': 70,
 };
 
 export const unknownFileSeconds = 15;
