@@ -18,7 +18,7 @@ export interface GridEvents {
   move(column: number, to: number): void;
   openRow(id: number): void;
   askRows(start: number, count: number, generation: number): void;
-  changed(): void;
+  changed(byUser: boolean): void;
 }
 
 export interface GridPlace {
@@ -174,7 +174,7 @@ export class Grid {
     requestAnimationFrame(() => {
       this.drawPending = false;
       this.draw();
-      this.events.changed();
+      this.events.changed(false);
     });
   }
 
@@ -251,7 +251,7 @@ export class Grid {
       drawn.element.classList.toggle('selected', selected);
       drawn.element.setAttribute('aria-selected', String(selected));
     }
-    this.events.changed();
+    this.events.changed(true);
   }
 
   private sortBy(position: number): void {
@@ -430,7 +430,7 @@ export class Grid {
       if (left < this.root.scrollLeft) this.root.scrollLeft = left;
       else if (left + cell.offsetWidth > this.root.scrollLeft + this.root.clientWidth) this.root.scrollLeft = left + cell.offsetWidth - this.root.clientWidth;
     }
-    this.events.changed();
+    this.events.changed(true);
   }
 }
 

@@ -45,9 +45,11 @@ const grid = new Grid(strings, {
   move: (column, to) => send({ type: 'move', column, to }),
   openRow: (id) => send({ type: 'openRow', id }),
   askRows: (start, count, generation) => send({ type: 'rows', start, count, generation }),
-  changed: () => {
+  // A key or click is saved at once (the panel may be hidden right after it); scrolling once it pauses.
+  changed: (byUser) => {
     showCount();
-    scheduleSave();
+    if (byUser) save();
+    else scheduleSave();
   },
 });
 
@@ -81,6 +83,7 @@ function scheduleSave(): void {
 }
 
 function save(): void {
+  clearTimeout(saving);
   if (!frame) return;
   const state: SavedState = { generation: frame.generation, place: grid.place(), ...grid.selectionState(), format: formatChoice.value === 'tsv' ? 'tsv' : 'csv' };
   host.setState(state);
