@@ -98,6 +98,7 @@ function restoreIfDue(): void {
   pendingRestore = undefined;
   formatChoice.value = saved.format;
   grid.restore(saved.place, saved.selection, saved.everything);
+  showCount();
 }
 
 function onUpdate(update: TableUpdate): void {
