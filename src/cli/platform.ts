@@ -18,6 +18,7 @@ import type { LedgerEndpoint } from '../coordination/redis/ledgerUrl';
 import { APPLICATION_LIMITS } from '../api/limits';
 import { requestTimeoutMs } from '../api/requestTimeout';
 import { RequestFileRunner } from '../engine/runner';
+import type { FileEnvironment } from '../settings/environmentFileSources';
 import { defaultSystemContext } from '../engine/systemVariables';
 import * as l10n from '../common/l10n';
 import { declaredOrganization, defaultOrganization, licenceVariables, runnerLicenceWording } from './licenceVariables';
@@ -41,6 +42,8 @@ export interface PlatformOptions {
   /** The tenant of requests that name none (--tenant): a code, description or id. */
   tenant?: string;
   variables: Record<string, string>;
+  /** The environment files' variables for a request file (its key is its path). */
+  fileEnvironment?: (key: string) => FileEnvironment;
   logger: Logger;
   fetch: FetchFunction;
   /** The ledger in Redis shared with runners on other machines; without it, this machine's ledger. */
@@ -97,7 +100,8 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const runner = new RequestFileRunner({
     sender: { api: client, tenants, baseUrl: () => options.api.baseUrl, fetch: options.fetch, timeoutMs: () => requestTimeoutMs(options.api) },
     environment: () => options.variables,
-    system: (lookup) => defaultSystemContext(lookup),
+    fileEnvironment: options.fileEnvironment,
+    system: (lookup, dotenv) => defaultSystemContext(lookup, dotenv),
     contracts: catalogueContracts(catalogues),
   });
   return {

@@ -2,6 +2,7 @@ import type { EnvironmentScope } from '../settings/environmentScope';
 import type { CommandHandlers } from '../common/commandIds';
 import { silentLogger, type Logger } from '../common/logger';
 import type { WorkbenchCommandContext } from './commandContext';
+import { copyAsCodeCommands } from './copyAsCode';
 import { curlCommands } from './curlCommands';
 import { quotaCommands } from './quotaCommands';
 import { RequestHistory } from './requestHistory';
@@ -34,6 +35,7 @@ export function workbenchCommands(scope: Pick<EnvironmentScope, 'globalState'>, 
   const handlers: CommandHandlers = {
     ...requestCommands({ ...commands, catalogues: deps.catalogues }),
     ...curlCommands(commands),
+    ...copyAsCodeCommands(commands, scope.globalState),
     ...tenantCommands(commands),
     ...quotaCommands(commands),
     ...operationCommands({ ...commands, catalogues: deps.catalogues }),

@@ -36,6 +36,12 @@ export const COMMAND = {
   refreshResponse: 'tenantApi.refreshResponse',
   generateRequestFiles: 'tenantApi.generateRequestFiles',
   addOperationToRequestFile: 'tenantApi.addOperationToRequestFile',
+  importPostmanCollection: 'tenantApi.importPostmanCollection',
+  pasteCurlAsRequest: 'tenantApi.pasteCurlAsRequest',
+  copyAsCode: 'tenantApi.copyAsCode',
+  requestFileCopyAsCode: 'tenantApi.requestFile.copyAsCode',
+  openAsTable: 'tenantApi.openAsTable',
+  showUsage: 'tenantApi.showUsage',
 } as const;
 
 /** Commands the extension runs itself (tree items, links): registered, never contributed. */
@@ -54,6 +60,8 @@ export const INTERNAL_COMMAND = {
   requestFileWatch: 'tenantApi.requestFile.watch',
   /** A catalogue operation's item: sent at once, or after its required parameters are asked (argument: OperationTarget). */
   openOperation: 'tenantApi.internal.openOperation',
+  /** What an import or a conversion (the quick fix on a `curl ...` line) left out or changed, said after it. */
+  showImportNotes: 'tenantApi.internal.showImportNotes',
 } as const;
 
 /** The editor's own commands the extension runs. */

@@ -13,6 +13,7 @@ import { platformPathOf, prepareRequest, requestTenants, type PreparedRequest } 
 import { pinnedTenant } from './tenantList';
 import { resultOf, sendPrepared, type SenderDeps, type SentRequest } from './sender';
 import type { SystemVariableContext } from './systemVariables';
+import type { FileEnvironment } from '../settings/environmentFileSources';
 import { resolveText, type ReferenceProblem, type RequestResult, type VariableSources } from './variables';
 import { checkResponse } from './assertions/checkResponse';
 import type { AssertionResult } from './assertions/evaluateAssertion';
@@ -32,7 +33,9 @@ export interface RunnerDeps {
   sender: SenderDeps;
   /** The variables of the environment in force (the editor's active one, the runner's --env), read at each request. */
   environment(): Record<string, string>;
-  system(lookup: (name: string) => string | undefined): SystemVariableContext;
+  /** The environment files' variables for the file with this key (they win over the environment's). */
+  fileEnvironment?(key: string): FileEnvironment;
+  system(lookup: (name: string) => string | undefined, dotenv?: Readonly<Record<string, string>>): SystemVariableContext;
   /** The catalogues `?? schema` checks answers against (loaded before the first such check). */
   contracts?: Contracts;
 }
@@ -100,7 +103,8 @@ export class RequestFileRunner {
    */
   sources(key: string, file: ParsedFile, cell?: RunCell): VariableSources {
     const fileVariables = new Map(file.variables.map((variable) => [variable.name, variable.value]));
-    const environment = this.deps.environment();
+    const files = this.deps.fileEnvironment?.(key);
+    const environment = files ? { ...this.deps.environment(), ...files.variables } : this.deps.environment();
     const keys = contextKeys(key, cell);
     const own = this.resultsOf(keys.tenant);
     const shared = this.resultsOf(keys.shared);
@@ -109,9 +113,10 @@ export class RequestFileRunner {
       row,
       fileVariables,
       environment,
+      secretNames: files?.secrets,
       requestNames: new Set(file.requests.flatMap((request) => (request.name ? [request.name] : []))),
       result: (name) => own.get(name) ?? shared.get(name),
-      system: this.deps.system((name) => row?.[name] ?? fileVariables.get(name) ?? environment[name]),
+      system: this.deps.system((name) => row?.[name] ?? fileVariables.get(name) ?? environment[name], files?.dotenv),
     };
   }
 

@@ -77,14 +77,16 @@ function watchDiagnostics(deps: LanguageDeps, collection: vscode.DiagnosticColle
   const timers = new Map<string, NodeJS.Timeout>();
   // A body's schema check is answered by the catalogue's worker: asked in the first pass, used in a second.
   const bodyChecks = deps.catalogues && new BodyChecks(deps.catalogues);
-  const diagnose = (document: vscode.TextDocument) =>
-    diagnoseRequestFile(document.getText(), deps.parsed.get(document), {
+  const diagnose = (document: vscode.TextDocument) => {
+    const sources = deps.runner.sources(document.uri.toString(), deps.parsed.get(document));
+    return diagnoseRequestFile(document.getText(), deps.parsed.get(document), {
       routeFor: (path) => deps.api.routeFor(path),
-      environment: deps.environment(),
+      environment: sources.environment,
       tenants: deps.knownTenants(),
-      system: deps.runner.sources(document.uri.toString(), deps.parsed.get(document)).system,
+      system: sources.system,
       bodyCheck: bodyChecks?.lookup,
     });
+  };
   const update = async (document: vscode.TextDocument) => {
     if (!isRequestDocument(document)) return;
     const version = document.version;
@@ -153,7 +155,7 @@ function completions(deps: LanguageDeps): vscode.CompletionItemProvider {
         case 'variable': {
           const items = [
             ...file.variables.map((variable) => item(variable.name, vscode.CompletionItemKind.Variable, vscode.l10n.t('file variable'))),
-            ...Object.keys(deps.environment()).map((name) => item(name, vscode.CompletionItemKind.Variable, vscode.l10n.t('environment variable'))),
+            ...Object.keys(deps.runner.sources(document.uri.toString(), file).environment).map((name) => item(name, vscode.CompletionItemKind.Variable, vscode.l10n.t('environment variable'))),
             ...file.requests.flatMap((request) =>
               request.name
                 ? [

@@ -106,7 +106,7 @@ describe('Catalogue set', () => {
   it('imports one request per operation: names, path variables, examples, status assertions, what it left out', async () => {
     assert.equal(IMPORTERS.find((importer) => importer.detects(PETSTORE_30_YAML))?.format, 'openapi');
     assert.equal(IMPORTERS.find((importer) => importer.detects(PETSTORE_20_JSON))?.format, 'openapi');
-    assert.equal(IMPORTERS.find((importer) => importer.detects('{"info": {"name": "x"}, "item": []}'))?.format, undefined);
+    assert.equal(IMPORTERS.find((importer) => importer.detects('{"info": {"name": "x"}, "item": []}'))?.format, 'postman', 'a Postman collection is not taken for a description');
     const tree = await importRequests({ text: TREE_31_JSON, source: 'folders.json' });
     const all = tree.files.map((file) => file.text).join('\n');
     assert.match(all, /^@id = 7$/m);

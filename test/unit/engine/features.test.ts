@@ -49,7 +49,7 @@ describe('engine/diagnostics', () => {
         'FETCH /api/x',
       ]),
       [
-        '13:0-12:parse:error',
+        '13:0-5:unknownMethod:error',
         '1:0-26:noRoute:error',
         '2:0-16:credentialHeader:warning',
         '0:0-12:unknownTenant:warning',
