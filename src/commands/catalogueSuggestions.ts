@@ -77,6 +77,8 @@ export function offerWhenRead(catalogues: CatalogueSet | undefined, quickPick: v
  * first returns to the list) and opens its required JSON body with the example or a sample of the schema.
  */
 export async function askOperationParameters(catalogues: CatalogueSet | undefined, state: FlowState): Promise<Step> {
+  // Answers for another request (the first step was changed after Back) are not sent with this one.
+  if (state.documentedHeaders?.method !== state.method || state.documentedHeaders?.path !== state.path) state.documentedHeaders = undefined;
   const documented = state.method && state.path ? catalogues?.find(state.method, state.path) : undefined;
   if (!documented || documented.operation.path !== state.path) return 'next';
   const { operation } = documented;
@@ -97,7 +99,7 @@ export async function askOperationParameters(catalogues: CatalogueSet | undefine
   const query = new URLSearchParams({ ...Object.fromEntries(typedQuery), ...request.query }).toString();
   state.query = query === '' ? undefined : query;
   // Sent beside the extra headers, not asked again in their step.
-  state.documentedHeaders = request.headers;
+  state.documentedHeaders = { method: operation.method, path: request.path, headers: request.headers };
   if (operation.body?.required && operation.body.json) {
     state.open.body = true;
     // On one line: the body step is a one-line box (its editor button opens it in full).

@@ -24,8 +24,8 @@ export interface FlowState {
   tenant?: TenantRecord | null;
   body?: string;
   headers?: string;
-  /** The required header parameters of the documented operation chosen, as answered (sent beside the extra headers). */
-  documentedHeaders?: Record<string, string>;
+  /** The required header parameters of the documented operation chosen, as answered for its method and path (sent beside the extra headers). */
+  documentedHeaders?: { method: string; path: string; headers: Record<string, string> };
   /** The rule answered for a path no rule matches, when the user chose "this time only". */
   route?: RouteRule;
   /** The optional steps the user opened in the path step; the others are not asked. */

@@ -49,7 +49,7 @@ export async function askForRequest(deps: FlowDeps, initial: Partial<SendRequest
     tenantId: state.tenant?.id,
     query: state.query ?? '',
     body: state.open.body ? state.body : undefined,
-    headers: { ...state.documentedHeaders, ...('headers' in headers ? headers.headers : {}) },
+    headers: { ...state.documentedHeaders?.headers, ...('headers' in headers ? headers.headers : {}) },
   });
   return state.route ? { ...request, route: state.route } : request;
 }

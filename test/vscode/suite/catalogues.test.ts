@@ -29,6 +29,9 @@ paths:
       tags: [Risorse]
       parameters:
         - {name: risorsa, in: path, required: true, description: "Il nome della risorsa", schema: {type: string}}
+        - {name: X-Causale, in: header, required: true, description: "Perché la chiedi", schema: {type: string}}
+        - {name: Authorization-Key, in: header, required: true, schema: {type: string}}
+        - {name: ordine, in: query, required: false, schema: {type: string}}
       responses:
         "200": {description: the resource}
   /api/ordini:
@@ -167,7 +170,7 @@ describe('Catalogues', function () {
     await driver.waitFor(row, { timeoutMs: 30_000 });
     const shown = await driver.text(row);
     assert.match(shown, /Una risorsa per nome/);
-    assert.match(shown, /Parameters: \{risorsa\}/);
+    assert.match(shown, /Parameters: \{risorsa\}, X-Causale \(header, required\), ordine \(query\)/);
     await driver.waitFor(`${row}.focused`, { timeoutMs: 10_000 });
     await driver.press('Enter');
     // Only its parameter is asked: the route, licence key and tenant come from the catalogue.
@@ -175,10 +178,14 @@ describe('Catalogues', function () {
     assert.match(await driver.text('.quick-input-widget'), /Il nome della risorsa · path parameter of GET \/api\/\{risorsa\}, required/);
     await driver.type('configurazioni');
     await driver.press('Enter');
+    // Its required header next (the licence key it documents is the extension's own: not asked); the optional query not asked.
+    await driver.waitFor(QUICK_TITLE('Send Request: X-Causale'), { timeoutMs: 15_000 });
+    await driver.type('verifica');
+    await driver.press('Enter');
     const summary = await withParameter;
     assert.deepEqual([summary?.status, summary?.path], [200, '/api/configurazioni']);
     const sent = sandbox.requests.slice(before).filter((request) => request.path.startsWith('/api/'));
-    assert.deepEqual(sent.map((request) => [request.method, request.path, request.status, Boolean(request.headers['authorization-key'])]), [['GET', '/api/configurazioni', 200, true]]);
+    assert.deepEqual(sent.map((request) => [request.method, request.path, request.status, Boolean(request.headers['authorization-key']), request.headers['x-causale']]), [['GET', '/api/configurazioni', 200, true, 'verifica']]);
     const editor = await waitFor(() => vscode.window.visibleTextEditors.find((candidate) => candidate.document.uri.scheme === 'tenant-api-response' && /GET .*\/api\/configurazioni/.test(candidate.document.lineAt(0).text)), { timeoutMs: 30_000, what: 'the response tab of the operation' });
     assert.match(editor.document.getText(), /"organizzazione":/);
 
