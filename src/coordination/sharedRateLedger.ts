@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { apiErrors } from '../api/errors';
 import type { RateLimit } from '../api/limits';
-import type { RateLedger, Slot } from '../api/requestScheduler';
+import type { RateLedger, Slot, SlotAsk, Withdraw } from '../api/rateLedger';
 import type { Clock } from '../common/clock';
 import { Emitter, type Event } from '../common/event';
 import type { Logger } from '../common/logger';
@@ -59,10 +59,7 @@ import type { RuntimeDir } from './runtimeDir';
 
 interface LocalCall {
   state: 'waiting' | 'granted' | 'sent';
-  front: boolean;
-  resolve(slot: Slot): void;
-  reject(error: unknown): void;
-  detach?: () => void;
+  ask: SlotAsk;
 }
 
 export interface SharedRateLedgerOptions {
@@ -134,22 +131,20 @@ export class SharedRateLedger implements RateLedger {
     return this.broker ? this.broker.core.logTimes() : []; // the log is the broker's
   }
 
-  acquire(options: { front?: boolean; signal: AbortSignal }): Promise<Slot> {
-    if (this.disposed || options.signal.aborted) return Promise.reject(apiErrors.cancelled());
+  ask(ask: SlotAsk): Withdraw {
+    if (this.disposed) {
+      ask.refused(apiErrors.cancelled());
+      return () => undefined;
+    }
     const id = this.nextId++;
-    return new Promise<Slot>((resolve, reject) => {
-      const call: LocalCall = { state: 'waiting', front: options.front === true, resolve, reject };
-      const onAbort = () => {
-        if (this.calls.get(id) !== call || call.state !== 'waiting') return;
-        this.calls.delete(id);
-        this.link?.send({ t: 'cancel', id });
-        reject(apiErrors.cancelled());
-      };
-      options.signal.addEventListener('abort', onAbort, { once: true });
-      call.detach = () => options.signal.removeEventListener('abort', onAbort);
-      this.calls.set(id, call);
-      this.link?.send({ t: 'want', id, front: call.front });
-    });
+    const call: LocalCall = { state: 'waiting', ask };
+    this.calls.set(id, call);
+    this.link?.send({ t: 'want', id, front: ask.front });
+    return () => {
+      if (this.calls.get(id) !== call || call.state !== 'waiting') return;
+      this.calls.delete(id);
+      this.link?.send({ t: 'cancel', id });
+    };
   }
 
   pause(ms: number): void {
@@ -205,8 +200,7 @@ export class SharedRateLedger implements RateLedger {
     for (const [id, call] of this.calls) {
       if (call.state !== 'waiting') continue;
       this.calls.delete(id);
-      call.detach?.();
-      call.reject(apiErrors.cancelled());
+      call.ask.refused(apiErrors.cancelled());
     }
     this.link?.close();
     this.link = undefined;
@@ -259,8 +253,8 @@ export class SharedRateLedger implements RateLedger {
       this.unsentPauseMs = 0;
     }
     const waiting = [...this.calls.entries()].filter(([, call]) => call.state === 'waiting');
-    for (const [id, call] of [...waiting.filter(([, c]) => c.front).reverse(), ...waiting.filter(([, c]) => !c.front)]) {
-      this.link!.send({ t: 'want', id, front: call.front });
+    for (const [id, call] of [...waiting.filter(([, c]) => c.ask.front).reverse(), ...waiting.filter(([, c]) => !c.ask.front)]) {
+      this.link!.send({ t: 'want', id, front: call.ask.front });
     }
     this.changes.fire();
   }
@@ -316,8 +310,7 @@ export class SharedRateLedger implements RateLedger {
       return;
     }
     call.state = 'granted';
-    call.detach?.();
-    call.resolve(this.slot(id, call));
+    call.ask.granted(this.slot(id, call));
   }
 
   private slot(id: number, call: LocalCall): Slot {

@@ -62,7 +62,7 @@ async function main(): Promise<void> {
     licenceKeys: keys,
     timeScale: options.scale,
     quota,
-    scheduler: new RequestScheduler({ clock: systemClock, limits, safetyMarginMs: () => options.marginMs, maxQueueLength: () => options.calls + 10, ledger }),
+    scheduler: new RequestScheduler({ ledger, maxQueueLength: () => options.calls + 10 }),
   });
   await client.warmUp();
   // Warm fetch's and the client's code paths with a client of its own (as windowProcess.ts does).

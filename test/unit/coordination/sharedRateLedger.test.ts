@@ -1,19 +1,20 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import { createConnection } from 'node:net';
-import type { Slot } from '../../../src/api/requestScheduler';
+import type { Slot } from '../../../src/api/rateLedger';
 import { joinBroker } from '../../../src/coordination/brokerLink';
 import { JOIN_GRACE_MS } from '../../../src/coordination/ledgerBroker';
 import type { RuntimeDir } from '../../../src/coordination/runtimeDir';
 import type { SharedRateLedger } from '../../../src/coordination/sharedRateLedger';
 import { brokerName, PROTOCOL_VERSION, type SessionRecord } from '../../../src/coordination/protocol';
+import { takeSlot } from '../../helpers/ledgerSlots';
 import { FAST_LIMITS, openDir, sleep, startWindow, tempBase } from './helpers';
 
 const WINDOW_MS = FAST_LIMITS[0].windowMs;
 
 /** Takes a slot; resolves with it and the moment it was granted. */
 async function take(ledger: SharedRateLedger, signal = new AbortController().signal): Promise<{ slot: Slot; at: number }> {
-  const slot = await ledger.acquire({ signal });
+  const slot = await takeSlot(ledger, { signal });
   return { slot, at: performance.now() };
 }
 
