@@ -7,7 +7,8 @@ import { Emitter, type Disposable } from '../common/event';
 import type { Logger } from '../common/logger';
 import type { QuotaState } from './protocol';
 import { applicationKey, openRuntimeDir, type RuntimeDir } from './runtimeDir';
-import { SharedRateLedger, type RelayedSession } from './sharedRateLedger';
+import type { RelayedSession } from './sessionChannel';
+import { WindowChannel } from './windowChannel';
 import { StartingLedger } from '../api/startingLedger';
 
 export interface ApplicationLedgerOptions {
@@ -29,13 +30,14 @@ export interface ApplicationLedgerOptions {
 const START_TIMEOUT_MS = 5000;
 
 /**
- * The RateLedger the extension's scheduler uses: the shared ledger of the configured application
- * (SharedRateLedger), or, where windows cannot share (no private directory, no local sockets), this
- * window's own log (LocalLedger), which also stands in while the windows are joined. It also keeps the
- * quota tracker in step with the other windows.
+ * The RateLedger the extension's scheduler uses: the rate part of the configured application's channel
+ * to the other windows (WindowChannel), or, where windows cannot share (no private directory, no local
+ * sockets), this window's own log (LocalLedger), which also stands in while the windows are joined.
+ * Through the same channel it keeps the quota tracker in step with the other windows and relays
+ * refreshed sessions.
  */
 export class ApplicationLedger extends StartingLedger {
-  private shared: SharedRateLedger | undefined;
+  private channel: WindowChannel | undefined;
   private readonly sessions = new Emitter<RelayedSession>();
   /** Sessions other windows of this application refreshed. */
   readonly onSession = this.sessions.event;
@@ -46,33 +48,34 @@ export class ApplicationLedger extends StartingLedger {
     if (options.register) this.subscriptions.push(options.register(this));
     this.subscriptions.push(
       options.quota.onDidChange(({ organization }) => {
-        if (!this.applyingRemote) this.shared?.shareQuota(options.quota.state(organization));
+        if (!this.applyingRemote) this.channel?.quota.share(options.quota.state(organization));
       }),
     );
   }
 
-  /** Whether this window shares the limits with the others (for tests and the log). */
-  get sharing(): SharedRateLedger | undefined {
-    return this.shared;
+  /** The channel to the other windows, once joined: undefined while alone (for tests and the log). */
+  get sharing(): WindowChannel | undefined {
+    return this.channel;
   }
 
   /** Hands a session this window refreshed to the other windows; resolves once the broker relayed it. */
   async shareSession(relayed: RelayedSession): Promise<void> {
     await this.ready();
-    if (!this.shared) return;
-    this.shared.shareSession(relayed);
-    await this.shared.sync();
+    if (!this.channel) return;
+    this.channel.sessions.publish(relayed);
+    await this.channel.sessions.sync();
   }
 
-  /** Resolves once the sessions the other windows relayed before now have reached this window (see SharedRateLedger.sync). */
+  /** Resolves once the sessions the other windows relayed before now have reached this window (see SessionChannel.sync). */
   async syncSessions(): Promise<void> {
     await this.ready();
-    await this.shared?.sync();
+    await this.channel?.sessions.sync();
   }
 
   override dispose(): void {
     super.dispose();
-    this.shared = undefined;
+    this.channel?.dispose();
+    this.channel = undefined;
     this.sessions.dispose();
   }
 
@@ -88,27 +91,27 @@ export class ApplicationLedger extends StartingLedger {
   protected async start(): Promise<RateLedger> {
     const { logger, application } = this.options;
     const { authUrl, clientId } = application();
-    let shared: SharedRateLedger | undefined;
+    let channel: WindowChannel | undefined;
     try {
       const dir = await (this.options.runtimeDir ?? (() => openRuntimeDir()))();
-      shared = new SharedRateLedger({ ...this.options, dir, appKey: applicationKey(authUrl, clientId), quotaStates: () => this.options.quota.states() });
-      shared.onQuota((state) => this.adoptQuota(state));
-      shared.onSession((relayed) => this.sessions.fire(relayed));
-      const started = shared.start();
+      channel = new WindowChannel({ ...this.options, dir, appKey: applicationKey(authUrl, clientId), quotaStates: () => this.options.quota.states() });
+      channel.quota.onQuota((state) => this.adoptQuota(state));
+      channel.sessions.onSession((relayed) => this.sessions.fire(relayed));
+      const started = channel.start();
       let timer: ReturnType<typeof setTimeout> | undefined;
       const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timed out')), START_TIMEOUT_MS)));
       await Promise.race([started, timeout]).finally(() => clearTimeout(timer));
     } catch (error) {
-      shared?.dispose();
+      channel?.dispose();
       logger.warn(`Rate limit: this window cannot share its limits with other windows (${String(error)}); it keeps its own log`);
       return this.meanwhile;
     }
     if (this.disposed) {
-      shared.dispose();
+      channel.dispose();
       return this.meanwhile;
     }
-    this.shared = shared;
-    for (const state of this.options.quota.states()) shared.shareQuota(state);
-    return shared;
+    this.channel = channel;
+    for (const state of this.options.quota.states()) channel.quota.share(state);
+    return channel.rate;
   }
 }

@@ -46,9 +46,9 @@ const KINDS: Kind[] = [
     name: "the windows' broker, from the broker's own window (SharedRateLedger)",
     make: async () => {
       const temp = tempBase();
-      const ledger = await startWindow(await openDir(temp.base), { limits: LIMITS });
-      assert.ok(ledger.isBroker);
-      return { ledger, stop: () => (ledger.dispose(), temp.cleanup()) };
+      const channel = await startWindow(await openDir(temp.base), { limits: LIMITS });
+      assert.ok(channel.isBroker);
+      return { ledger: channel.rate, stop: () => (channel.dispose(), temp.cleanup()) };
     },
   },
   {
@@ -57,9 +57,9 @@ const KINDS: Kind[] = [
       const temp = tempBase();
       const dir = await openDir(temp.base);
       const broker = await startWindow(dir, { limits: LIMITS });
-      const ledger = await startWindow(dir, { limits: LIMITS });
-      assert.ok(broker.isBroker && !ledger.isBroker);
-      return { ledger, stop: () => (ledger.dispose(), broker.dispose(), temp.cleanup()) };
+      const channel = await startWindow(dir, { limits: LIMITS });
+      assert.ok(broker.isBroker && !channel.isBroker);
+      return { ledger: channel.rate, stop: () => (channel.dispose(), broker.dispose(), temp.cleanup()) };
     },
   },
   {
