@@ -42,8 +42,6 @@ export interface CliDeps {
   clock: Clock;
   logger(verbose: boolean): Logger;
   version: string;
-  /** ms since the process started (performance.now()). */
-  uptime(): number;
 }
 
 interface Prepared {
@@ -91,7 +89,7 @@ function writeReports(args: Arguments, report: RunReport, reason: ExitReason, de
   }
 }
 
-async function platformFor(prepared: Prepared, tokens: AccessTokenSource, deps: CliDeps, sent: { first?: number }): Promise<Platform> {
+async function platformFor(prepared: Prepared, tokens: AccessTokenSource, deps: CliDeps): Promise<Platform> {
   const { args, settings, credentials, logger } = prepared;
   const api = args.timeoutSeconds ? { ...settings.api, requestTimeoutSeconds: args.timeoutSeconds } : settings.api;
   return createPlatform({
@@ -102,10 +100,7 @@ async function platformFor(prepared: Prepared, tokens: AccessTokenSource, deps: 
     tenant: args.tenant,
     variables: settings.environment.settings.variables,
     logger,
-    fetch: (input, init) => {
-      sent.first ??= deps.uptime();
-      return deps.fetch(input, init);
-    },
+    fetch: (input, init) => deps.fetch(input, init),
     ...(prepared.ledger ? { redis: { endpoint: prepared.ledger, fallback: args.ledgerFallback, logger: ledgerLogger(logger, deps.output) } } : {}),
   });
 }
@@ -118,7 +113,7 @@ function load(prepared: Prepared, platform: Pick<Platform, 'client'>, deps: CliD
 
 async function dryRun(prepared: Prepared, deps: CliDeps): Promise<number> {
   const tokens: AccessTokenSource = { getAccessToken: async () => Promise.reject(new Error('dry run')) };
-  const platform = await platformFor(prepared, tokens, deps, {});
+  const platform = await platformFor(prepared, tokens, deps);
   try {
     const files = load(prepared, platform, deps);
     const lines = dryRunLines(files, {
@@ -137,11 +132,8 @@ async function dryRun(prepared: Prepared, deps: CliDeps): Promise<number> {
 async function run(prepared: Prepared, deps: CliDeps): Promise<number> {
   const { args, settings, credentials } = prepared;
   const grant = chooseGrant(args.grant, credentials);
-  const signInStarted = deps.uptime();
   const tokens = await signIn(grant, credentials, { tokens: tokenClient(prepared, deps), clock: deps.clock, logger: prepared.logger, scopes: settings.auth.scopes, prompt: (text) => deps.output.err(text) });
-  const signInMs = deps.uptime() - signInStarted;
-  const sent: { first?: number; handed?: number } = {};
-  const platform = await platformFor(prepared, tokens, deps, sent);
+  const platform = await platformFor(prepared, tokens, deps);
   try {
     const files = load(prepared, platform, deps);
     const planned = new Map<string | undefined, number>();
@@ -156,12 +148,7 @@ async function run(prepared: Prepared, deps: CliDeps): Promise<number> {
     const report = await runFiles(
       files,
       {
-        runner: {
-          send: (document, index, options) => {
-            sent.handed ??= deps.uptime();
-            return platform.runner.send(document, index, options);
-          },
-        },
+        runner: platform.runner,
         readings: () => platform.quota.readings(),
         routeFor: (p) => platform.client.routeFor(p),
         progress: progressReporter(deps.output, args.verbosity, () => platform.quota.readings()),
@@ -171,9 +158,6 @@ async function run(prepared: Prepared, deps: CliDeps): Promise<number> {
       args,
       settings.environment.name,
     );
-    report.signInMs = Math.round(signInMs);
-    if (sent.handed !== undefined) report.firstRequestMs = Math.round(sent.handed - signInMs);
-    if (sent.first !== undefined) report.firstOnWireMs = Math.round(sent.first - signInMs);
     deps.output.status('');
     const reason = worstReason(exitReasons(report));
     writeReports(args, report, reason, deps);

@@ -7,13 +7,14 @@
 // its file's requests in order. First a runner alone beside the idle window (its start-up with no queue
 // ahead). Targets: 0 x 429, a combined ratio of 0.95 or more (minimum ms for the calls answered 200 /
 // wall ms from the window's start to the last call's arrival), and less than 300 ms from a runner's start to its first
-// request handed to the client, sign-in excluded (the runner's JSON report), and to its first request on
+// request handed to the client, sign-in excluded (measured from outside: test/helpers/cliTimings), and to its first request on
 // the wire for the runner alone (beside the burst, a runner's first request waits its turn in the queue).
 // Writes test/bench/results/runners.json.
 import { fork, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { CLI_TIMINGS_PRELOAD, readCliTimings, type CliTimings } from '../helpers/cliTimings';
 import { option } from './options';
 import { SandboxProcess } from './sandboxClient';
 import type { WindowOptions } from './windowProcess';
@@ -26,10 +27,8 @@ const PATH = '/api/configurazioni';
 const REPO = resolve(__dirname, '..', '..');
 const RESULTS = join(__dirname, 'results');
 
-interface RunnerReport {
-  firstRequestMs?: number;
-  firstOnWireMs?: number;
-  signInMs?: number;
+/** The runner's JSON report, and when its first request left (test/helpers/cliTimings: the runner measures nothing for the bench). */
+interface RunnerReport extends CliTimings {
   calls: number;
   exitCode: number;
 }
@@ -51,14 +50,16 @@ function startWindow(options: WindowOptions): Promise<{ go(): void; done: Promis
 
 function runRunner(workspace: string, name: string, env: Record<string, string>): Promise<RunnerReport> {
   const report = join(workspace, `${name}.json`);
-  const child = spawn(process.execPath, [join(REPO, 'dist', 'cli.js'), 'run', `${name}.http`, '--env', 'Sandbox', '--quiet', '--reporter', `json=${report}`], {
+  const timings = join(workspace, `${name}.timings.json`);
+  // Not --quiet: the line that opens its first file (stdout) marks the first request handed to the client.
+  const child = spawn(process.execPath, ['--require', CLI_TIMINGS_PRELOAD, join(REPO, 'dist', 'cli.js'), 'run', `${name}.http`, '--env', 'Sandbox', '--reporter', `json=${report}`], {
     cwd: workspace,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TENANT_API_TIMINGS_FILE: timings, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   return new Promise((resolveRun, reject) => {
     child.on('error', reject);
-    child.on('close', () => resolveRun(JSON.parse(readFileSync(report, 'utf8')) as RunnerReport));
+    child.on('close', () => resolveRun({ ...(JSON.parse(readFileSync(report, 'utf8')) as RunnerReport), ...readCliTimings(timings) }));
   });
 }
 
