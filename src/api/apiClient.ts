@@ -153,11 +153,6 @@ export class ApiClient implements TenantApi {
     return this.routeTable().modules();
   }
 
-  /** Loads ky ahead of the first call (optional). */
-  warmUp(): Promise<void> {
-    return this.transport.ready();
-  }
-
   async listTenants(options: { signal?: AbortSignal } = {}): Promise<TenantRecord[]> {
     const response = await this.send({ method: 'GET', path: TENANT_LIST_PATH, signal: options.signal });
     if (!Array.isArray(response.json)) {

@@ -137,7 +137,6 @@ async function main(): Promise<boolean> {
         return response;
       },
     });
-    await client.warmUp();
     await bare(); // warm the connection pool and the sandbox's code paths
 
     // The other rules for where a call goes in the log, through the local log's CountTimeRule seam.
@@ -164,8 +163,6 @@ async function main(): Promise<boolean> {
     const answerLogged = variant(new CountTimeEstimator(() => 'answer'), MARGIN_MS);
     // Send times with a margin as large as the sandbox's jitter.
     const sendLogged = variant(new SendTimes(), JITTER_MS);
-    await answerLogged.warmUp();
-    await sendLogged.warmUp();
 
     rows.push(await measure('ours (ApiClient)', sandbox, burst(client)));
     client.dispose();

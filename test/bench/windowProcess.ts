@@ -62,7 +62,6 @@ async function main(): Promise<void> {
     quota,
     scheduler: new RequestScheduler({ ledger, maxQueueLength: () => options.calls + 10 }),
   });
-  await client.warmUp();
   // Warm fetch's and the client's code paths with a client of its own (as test/bench/index.ts does),
   // so that the measured client starts with nothing learned but does not pay the first compilation.
   if (options.calls > 0) {

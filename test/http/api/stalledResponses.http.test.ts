@@ -51,7 +51,6 @@ describe('Every call settles whatever the server does (a hostile server on loopb
       licenceKeys: keys,
       limits: [{ unit: 'second', windowMs: 1000, max: 1000 }],
     });
-    await client.warmUp();
   });
   afterEach(() => client.dispose());
 
@@ -93,7 +92,8 @@ describe('Every call settles whatever the server does (a hostile server on loopb
     assert.deepEqual(unsettled, [], 'calls left unsettled');
     for (const result of results) {
       assert.ok(result.error instanceof ApiError && result.error.kind === 'cancelled', String(result.error));
-      assert.ok(result.afterMs < 250, `settled ${Math.round(result.afterMs)} ms after the cancel`);
+      // Not the 60 s time limit: the cancel itself ended it (1.5 s leaves room for a loaded machine).
+      assert.ok(result.afterMs < 1500, `settled ${Math.round(result.afterMs)} ms after the cancel`);
     }
   });
 });

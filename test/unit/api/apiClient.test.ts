@@ -88,7 +88,6 @@ async function setup(handler: Handler, settings: Partial<ApiSettings> = {}, opti
       : undefined,
     logger: options.logger,
   });
-  await client.warmUp();
   return { client, clock, seen, tokens, licenceKeys };
 }
 

@@ -72,12 +72,13 @@ describe('the windows\' channel: the shared rate-limit ledger, quota and session
     void next.then(() => (granted = true));
     await sleep(10);
     assert.equal(granted, false, 'no slot while five calls of the other window are in flight');
+    const ended = performance.now();
     for (const { slot } of held) {
       slot.markSent('http://127.0.0.1:1');
       slot.markAnswered();
     }
     const at = await next;
-    assert.ok(at - performance.now() < WINDOW_MS * 2);
+    assert.ok(at - ended >= WINDOW_MS - 5, `granted ${(at - ended).toFixed(0)} ms after they ended: logged when they ended, they count a window more`);
   });
 
   it('a 429 pause in one window holds every window', async () => {
