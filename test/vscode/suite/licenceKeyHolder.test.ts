@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { driver } from './helpers/driver';
 import { signInSuite } from './helpers/signInSuite';
+import { waitForRowsHolding } from './helpers/quickInput';
 import { extensionExports, formatCount, signInAs, signOutEveryone, waitFor, workbenchApi } from './helpers/workbench';
 
 const WIDGET = '.quick-input-widget';
@@ -46,7 +47,7 @@ describe('Set Licence Key from the palette: the key, a label, and the organizati
     await driver.press('Enter');
     await driver.waitFor(`${WIDGET} input[placeholder="Which licence module is the key for?"]`, { timeoutMs: 10_000 });
     await driver.type(module);
-    await new Promise((resolve) => setTimeout(resolve, 500)); // the list filters as one types
+    await waitForRowsHolding(module); // Enter takes the row the filter left
     await driver.press('Enter');
   }
 
@@ -135,7 +136,7 @@ describe('Set Licence Key from the palette: the key, a label, and the organizati
     assert.match(text, new RegExp(`Counted against ${rossi} \\(keys: core\\)`), text);
     assert.equal(rows.filter((row) => row === rossi || row.startsWith(`${rossi} (`)).length, 0, `an organization offered as a choice: ${text}`);
     await driver.type('Torino'); // with nothing ticked, the one tenant the filter leaves is the answer
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitForRowsHolding('Torino');
     await driver.press('Enter');
     const stored = await waitFor(async () => ((await (await keys()).get('efat'))?.organization === rossi ? (await keys()).get('efat') : undefined), {
       what: 'the efat key with the same organization, without a name asked',

@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { driver } from './helpers/driver';
 import { signInSuite } from './helpers/signInSuite';
+import { waitForRowsHolding } from './helpers/quickInput';
 import { configure, extensionExports, setLicenceKeys, signInAs, signOutEveryone, waitFor, workbenchApi } from './helpers/workbench';
 
 const TITLE = (text: string) => `.quick-input-widget .quick-input-title:has-text("${text}")`;
@@ -56,8 +57,9 @@ describe('Send Request: each problem at its step (signed out, licence key, failu
     await step('Label for this key');
     await driver.waitFor(TITLE('Which of your tenants does this licence cover?'), { timeoutMs: 15_000 });
     await driver.waitFor('.quick-input-widget .monaco-list-row', { timeoutMs: 15_000 });
-    await driver.type(suite.sandbox.tenants.find((tenant) => tenant.organizationId === organizationOfMario() && mario().tenantIds.includes(tenant.id))!.codiceAmbienteDati);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const code = suite.sandbox.tenants.find((tenant) => tenant.organizationId === organizationOfMario() && mario().tenantIds.includes(tenant.id))!.codiceAmbienteDati;
+    await driver.type(code);
+    await waitForRowsHolding(code); // Enter takes the one tenant the filter left
     await driver.press('Enter');
     await waitFor(
       async () => {
@@ -246,8 +248,7 @@ describe('Send Request: each problem at its step (signed out, licence key, failu
     await driver.waitFor(VISIBLE_INPUT, { state: 'hidden', timeoutMs: 10_000 });
     assert.deepEqual(titles, ['Send Request: tenant'], 'only the tenant was asked after the line');
     // Its tab opens (and takes the focus) before the next request is typed.
-    await waitFor(() => vscode.window.visibleTextEditors.find((editor) => /ditte\?pagina=1/.test(editor.document.lineAt(0).text)), { what: 'the response tab' });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await waitFor(() => /ditte\?pagina=1/.test(vscode.window.activeTextEditor?.document.lineAt(0).text ?? '') || undefined, { what: 'the response tab, in front' });
 
     // A POST with a body and a header: both opened in the first step, then asked.
     before = suite.sandbox.requests.length;
