@@ -13,6 +13,8 @@ const common = {
   target: 'node20',
   external: ['vscode'],
   logLevel: 'info',
+  // jsonc-parser's "main" is a UMD build whose requires a bundler cannot follow: its ES module build instead.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
 };
 
 const builds = [

@@ -70,10 +70,11 @@ export const apiErrors = {
       details,
     ),
 
-  licenceMissing: (module: string, details: ApiErrorDetails = {}) =>
+  /** `message`: the front end's own sentence (the runner names the variable to set; a tenant no key covers is named). */
+  licenceMissing: (module: string, details: ApiErrorDetails = {}, message?: string) =>
     new ApiError(
       'licenceMissing',
-      l10n.t('No licence key is set for the module "{0}". Set one with "Tenant API: Set Licence Key".', module),
+      message ?? l10n.t('No licence key is set for the module "{0}". Set one with "Tenant API: Set Licence Key".', module),
       { ...details, module },
     ),
 

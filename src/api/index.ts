@@ -8,6 +8,7 @@ import { QuotaTracker } from './quotaTracker';
 import { LocalLedger } from './localLedger';
 import type { RateLedger } from './rateLedger';
 import { RequestScheduler } from './requestScheduler';
+import { requestTimeoutSeconds } from './requestTimeout';
 import type { AccessTokenSource } from './types';
 
 export { ApiClient, DEFAULT_API_SETTINGS, TENANT_LIST_PATH, type ApiSettings } from './apiClient';
@@ -33,7 +34,7 @@ export function readApiSettings(get: SettingReader): ApiSettings {
     allowedHosts: Array.isArray(allowedHosts) ? allowedHosts.filter((h): h is string => typeof h === 'string') : [],
     routes: get<unknown>('routes', d.routes),
     endpoints: get<unknown>('endpoints', d.endpoints),
-    requestTimeoutSeconds: number(get<unknown>('requestTimeoutSeconds', d.requestTimeoutSeconds), d.requestTimeoutSeconds, 1, 3600),
+    requestTimeoutSeconds: requestTimeoutSeconds(get<unknown>('requestTimeoutSeconds', d.requestTimeoutSeconds)),
     safetyMarginMs: number(get<unknown>('rateLimit.safetyMarginMs', d.safetyMarginMs), d.safetyMarginMs, 0, 1000),
     maxQueueLength: Math.floor(number(get<unknown>('rateLimit.maxQueueLength', d.maxQueueLength), d.maxQueueLength, 1, 100_000)),
     maxRetries: Math.floor(number(get<unknown>('maxRetries', d.maxRetries), d.maxRetries, 0, 10)),

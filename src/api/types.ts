@@ -136,6 +136,12 @@ export interface ApiErrorDetails {
   cause?: unknown;
 }
 
+/** A call whose answer (or error) reported the usage of the organization it was counted against. */
+export interface CountedCall {
+  request: ApiRequest;
+  usage: QuotaReading;
+}
+
 /** Event of the QuotaTracker (the status bar listens). */
 export interface QuotaChangeEvent {
   organization: string;
@@ -194,6 +200,8 @@ export interface LicenceKeyInfo {
   organization: string;
   /** The tenants the user said this licence covers (ids); absent for keys set before it was asked. */
   tenantIds?: string[];
+  /** The tenants it covers as named by code, description or id (the runner's TENANT_API_TENANTS_<ORG>). */
+  tenants?: string[];
 }
 
 /** What the tree, status bar and request command use. */

@@ -16,11 +16,14 @@ import { defaultSystemContext } from '../engine/systemVariables';
 import { parseSecretLines, readCredentials, type Credentials } from './credentials';
 import { dryRunLines } from './dryRun';
 import { exitCode, worstReason, type ExitReason } from './exitCodes';
-import { runFiles, type LoadedFile } from './fileRun';
+import { runFiles, type FileRunDeps, type LoadedFile } from './fileRun';
+import { importCommand, ImportFailed } from './importCommand';
 import { chooseGrant, grantHasUser, signIn, SignInFailedError } from './grants';
 import { jsonReport } from './jsonReport';
 import { junitXml } from './junitReport';
-import { UsageError, usageText, type Arguments } from './options';
+import { htmlReport } from './htmlReport';
+import { markdownReport } from './markdownReport';
+import { UsageError, usageText, type Arguments, type GrantChoice, type Reporter } from './options';
 import type { Output } from './output';
 import { createPlatform, type Platform } from './platform';
 import { LedgerError } from '../coordination/redis/ledgerErrors';
@@ -31,7 +34,13 @@ import { exitReasons, type RunReport } from './report';
 import { expandFiles, loadFiles } from './requestFiles';
 import { summaryLines } from './summary';
 import { readWorkspaceSettings, type WorkspaceSettings } from './workspaceSettings';
-import { callsByModule } from '../engine/runPlan';
+import { readDataRows } from '../engine/documents';
+import type { DataRow } from '../engine/runContext';
+import type { TenantRecord } from '../api/types';
+import { EVERY_TENANT, pinnedTenant, splitTenants } from '../engine/tenantList';
+import { describeRun } from './runDescription';
+import { planFiles, plannedByOrganization, type PlanDeps, type RunChoice } from './planRun';
+import { StatisticsCounter } from './runStatistics';
 
 export interface CliDeps {
   env: NodeJS.ProcessEnv;
@@ -81,15 +90,25 @@ function tokenClient(prepared: Prepared, deps: CliDeps): TokenClient {
   });
 }
 
+const WRITERS: Record<Reporter['kind'], (report: RunReport, reason: ExitReason) => string> = {
+  junit: (report) => junitXml(report),
+  json: jsonReport,
+  html: htmlReport,
+  markdown: markdownReport,
+};
+
+/** Each --reporter's file; the Markdown one also at the end of $GITHUB_STEP_SUMMARY (GitHub Actions' job summary) when set. */
 function writeReports(args: Arguments, report: RunReport, reason: ExitReason, deps: CliDeps): void {
   for (const reporter of args.reporters) {
     const file = path.resolve(deps.cwd, reporter.path);
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, reporter.kind === 'junit' ? junitXml(report) : jsonReport(report, reason));
+    fs.writeFileSync(file, WRITERS[reporter.kind](report, reason));
   }
+  const summary = deps.env.GITHUB_STEP_SUMMARY;
+  if (summary && args.reporters.some((reporter) => reporter.kind === 'markdown')) fs.appendFileSync(summary, `${markdownReport(report, reason)}\n`);
 }
 
-async function platformFor(prepared: Prepared, tokens: AccessTokenSource, deps: CliDeps): Promise<Platform> {
+async function platformFor(prepared: Prepared, tokens: AccessTokenSource, deps: CliDeps, counter?: StatisticsCounter): Promise<Platform> {
   const { args, settings, credentials, logger } = prepared;
   const api = args.timeoutSeconds ? { ...settings.api, requestTimeoutSeconds: args.timeoutSeconds } : settings.api;
   return createPlatform({
@@ -97,10 +116,11 @@ async function platformFor(prepared: Prepared, tokens: AccessTokenSource, deps: 
     application: { authUrl: settings.auth.authUrl, clientId: credentials.clientId ?? settings.auth.clientId },
     tokens,
     licenceKeys: credentials.licenceKeys,
-    tenant: args.tenant,
+    organizationTenants: credentials.organizationTenants,
+    tenant: pinnedTenant(splitTenants(args.tenant)),
     variables: settings.environment.settings.variables,
     logger,
-    fetch: (input, init) => deps.fetch(input, init),
+    fetch: (counter ?? new StatisticsCounter(() => 0)).counting((input, init) => deps.fetch(input, init)),
     ...(prepared.ledger ? { redis: { endpoint: prepared.ledger, fallback: args.ledgerFallback, logger: ledgerLogger(logger, deps.output) } } : {}),
   });
 }
@@ -116,11 +136,15 @@ async function dryRun(prepared: Prepared, deps: CliDeps): Promise<number> {
   const platform = await platformFor(prepared, tokens, deps);
   try {
     const files = load(prepared, platform, deps);
+    // Nothing is listed without a sign-in: `*` stands for one tenant in the cost, and the dry run says so.
+    const every: TenantRecord = { id: EVERY_TENANT, codiceAmbienteDati: EVERY_TENANT, descrizioneAmbienteDati: EVERY_TENANT, clusterAddress: '', usable: true };
+    const planned = await planFiles(files, runChoice(prepared.args, deps), { ...planDeps(platform), listTenants: async () => [every], knownTenants: () => undefined });
     const lines = dryRunLines(files, {
       sources: (file) => platform.runner.sources(file.document.key, file.parsed),
       routeFor: (p) => platform.client.routeFor(p),
       hasKey: (module) => prepared.credentials.licenceKeys.has(module),
       readings: () => platform.quota.readings(),
+      calls: await plannedByOrganization(planned, { ...planDeps(platform), routeFor: (p) => platform.client.routeFor(p), organizationOf: async () => undefined }),
     });
     for (const line of lines) deps.output.out(line);
     return exitCode('passed');
@@ -133,39 +157,97 @@ async function run(prepared: Prepared, deps: CliDeps): Promise<number> {
   const { args, settings, credentials } = prepared;
   const grant = chooseGrant(args.grant, credentials);
   const tokens = await signIn(grant, credentials, { tokens: tokenClient(prepared, deps), clock: deps.clock, logger: prepared.logger, scopes: settings.auth.scopes, prompt: (text) => deps.output.err(text) });
-  const platform = await platformFor(prepared, tokens, deps);
+  const counter = new StatisticsCounter(() => deps.clock.now());
+  const platform = await platformFor(prepared, tokens, deps, counter);
   try {
     const files = load(prepared, platform, deps);
-    const planned = new Map<string | undefined, number>();
-    for (const file of files) for (const [module, calls] of callsByModule(file.parsed, (p) => platform.client.routeFor(p))) planned.set(module, (planned.get(module) ?? 0) + calls);
+    const organizationOf = organizationLookup(platform);
+    const planned = await planFiles(files, runChoice(args, deps), planDeps(platform));
     // The windows' quota readings come with the shared ledger: the guard reads them before the first call.
     if (args.keepQuotaPercent !== undefined) await platform.ready();
-    const refusal = startRefusal(platform.quota.readings(), planned, args);
+    // Only --keep-quota weighs the planned calls before the start.
+    const byOrganization = args.keepQuotaPercent === undefined ? new Map() : await plannedByOrganization(planned, { ...planDeps(platform), routeFor: (p) => platform.client.routeFor(p), organizationOf });
+    const refusal = startRefusal(platform.quota.readings(), byOrganization, args);
     if (refusal) {
       deps.output.err(refusal);
       return exitCode('quotaGuard');
     }
-    const report = await runFiles(
-      files,
-      {
-        runner: platform.runner,
-        readings: () => platform.quota.readings(),
-        routeFor: (p) => platform.client.routeFor(p),
-        progress: progressReporter(deps.output, args.verbosity, () => platform.quota.readings()),
-        tenantHint: grantHasUser(grant) ? undefined : l10n.t('The client credentials grant signs in no user, so no tenant is yours: use the password grant (TENANT_API_USERNAME and TENANT_API_PASSWORD) for requests that need a tenant.'),
-        now: () => deps.clock.now(),
-      },
-      args,
-      settings.environment.name,
-    );
-    deps.output.status('');
-    const reason = worstReason(exitReasons(report));
-    writeReports(args, report, reason, deps);
-    for (const line of summaryLines(report, reason)) deps.output.out(line);
-    return exitCode(reason);
+    const report = await runFiles(planned, fileRunDeps(prepared, platform, deps, { counter, organizationOf, grant }), args, settings.environment.name);
+    return finish(describeRun(report, { planned, args, counter, readings: platform.quota.readings() }), args, deps);
   } finally {
     platform.dispose();
   }
+}
+
+/** The reports written, the summary said, the exit code. */
+function finish(report: RunReport, args: Arguments, deps: CliDeps): number {
+  deps.output.status('');
+  const reason = worstReason(exitReasons(report));
+  writeReports(args, report, reason, deps);
+  for (const line of summaryLines(report, reason)) deps.output.out(line);
+  return exitCode(reason);
+}
+
+/** --tenant as a matrix (several, or *) and --data's rows; --tag and --name. One --tenant is the active tenant instead. */
+function runChoice(args: Arguments, deps: CliDeps): RunChoice {
+  const tenants = splitTenants(args.tenant);
+  const matrix = tenants.length > 1 || tenants.includes(EVERY_TENANT);
+  let rows: DataRow[] | undefined;
+  if (args.data !== undefined) {
+    try {
+      rows = readDataRows(args.data, deps.cwd);
+    } catch (error) {
+      throw new UsageError(`--data: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return { ...(matrix ? { tenants } : {}), ...(rows ? { rows } : {}), filter: { tags: args.tags, name: args.name } };
+}
+
+function planDeps(platform: Platform): PlanDeps {
+  return {
+    sources: (file, cell) => platform.runner.sources(file.document.key, file.parsed, cell),
+    listTenants: () => platform.tenants.list(),
+    knownTenants: () => platform.tenants.known(),
+  };
+}
+
+/** Whose quota a call of `module` for `tenant` counts against: the organization of the key it would carry (once per pair). */
+function organizationLookup(platform: Platform): (module: string | undefined, tenant: string | undefined) => Promise<string | undefined> {
+  const known = new Map<string, Promise<string | undefined>>();
+  return (module, tenant) => {
+    if (module === undefined) return Promise.resolve(undefined);
+    const key = `${module}\u0000${tenant ?? ''}`;
+    let found = known.get(key);
+    if (!found) {
+      found = (async () => {
+        const record = tenant === undefined ? undefined : await platform.tenants.find(tenant).catch(() => undefined);
+        return (await platform.licenceKeys.forTenant(module, record, platform.client.modules()))?.organization;
+      })();
+      known.set(key, found);
+    }
+    return found;
+  };
+}
+
+interface RunParts {
+  counter: StatisticsCounter;
+  organizationOf: FileRunDeps['organizationOf'];
+  grant: GrantChoice;
+}
+
+function fileRunDeps(prepared: Prepared, platform: Platform, deps: CliDeps, parts: RunParts): FileRunDeps {
+  const { counter } = parts;
+  return {
+    runner: platform.runner,
+    readings: () => platform.quota.readings(),
+    routeFor: (p) => platform.client.routeFor(p),
+    organizationOf: parts.organizationOf,
+    progress: progressReporter(deps.output, prepared.args.verbosity, () => platform.quota.readings()),
+    tenantHint: grantHasUser(parts.grant) ? undefined : l10n.t('The client credentials grant signs in no user, so no tenant is yours: use the password grant (TENANT_API_USERNAME and TENANT_API_PASSWORD) for requests that need a tenant.'),
+    now: () => deps.clock.now(),
+    onQueuePosition: (position) => counter.queuePosition(position),
+    observe: (outcome) => counter.attempts((outcome.sent?.response ?? outcome.error?.response)?.attempts ?? 0),
+  };
 }
 
 async function login(prepared: Prepared, deps: CliDeps): Promise<number> {
@@ -186,6 +268,10 @@ function failure(error: unknown, deps: CliDeps): number {
     deps.output.err(error.message);
     return exitCode('signIn');
   }
+  if (error instanceof ImportFailed) {
+    deps.output.err(error.message);
+    return exitCode('usage');
+  }
   if (error instanceof LedgerError) {
     deps.output.err(error.message);
     return exitCode(error.kind === 'unreachable' ? 'ledger' : 'usage');
@@ -202,6 +288,10 @@ export async function runCli(args: Arguments | UsageError, deps: CliDeps): Promi
     }
     if (args.command === 'version') {
       deps.output.out(deps.version);
+      return exitCode('passed');
+    }
+    if (args.command === 'import') {
+      await importCommand(args, deps);
       return exitCode('passed');
     }
     const prepared = await prepare(args, deps);

@@ -7,7 +7,6 @@
 import { createApplicationScheduler, LicenceKeyStore, type SharedLedgerFactory } from '../api';
 import { ApiClient, type ApiSettings } from '../api/apiClient';
 import type { FetchFunction } from '../api/httpTransport';
-import { licenceSecretName } from '../api/licenceKeyStore';
 import { QuotaTracker } from '../api/quotaTracker';
 import { TenantResolver } from '../api/tenantResolver';
 import type { TenantRecord } from '../api/types';
@@ -17,10 +16,11 @@ import { windowCoordination, type ApplicationLedger } from '../coordination';
 import { createLedger, type LedgerFallback } from '../coordination/redis/createLedger';
 import type { LedgerEndpoint } from '../coordination/redis/ledgerUrl';
 import { APPLICATION_LIMITS } from '../api/limits';
+import { requestTimeoutMs } from '../api/requestTimeout';
 import { RequestFileRunner } from '../engine/runner';
 import { defaultSystemContext } from '../engine/systemVariables';
 import * as l10n from '../common/l10n';
-import { LICENCE_KEY_PREFIX } from './credentials';
+import { declaredOrganization, defaultOrganization, licenceVariables, runnerLicenceWording } from './licenceVariables';
 import { MemorySecretStore } from './memorySecrets';
 
 export interface PlatformOptions {
@@ -29,6 +29,8 @@ export interface PlatformOptions {
   application: { authUrl: string; clientId: string };
   tokens: AccessTokenSource;
   licenceKeys: ReadonlyMap<string, string>;
+  /** TENANT_API_TENANTS_<ORG>: the tenants of each organization whose keys are set. */
+  organizationTenants?: ReadonlyMap<string, string[]>;
   /** The tenant of requests that name none (--tenant): a code, description or id. */
   tenant?: string;
   variables: Record<string, string>;
@@ -44,17 +46,15 @@ export interface Platform {
   client: ApiClient;
   runner: RequestFileRunner;
   quota: QuotaTracker;
+  tenants: TenantResolver;
+  licenceKeys: LicenceKeyStore;
   dispose(): void;
 }
 
 export async function createPlatform(options: PlatformOptions): Promise<Platform> {
   const secrets = new MemorySecretStore();
-  // No answer names a key's organization: its quota readings are named after the variable the key came from.
-  for (const [module, key] of options.licenceKeys) {
-    const variable = `${LICENCE_KEY_PREFIX}${module.toUpperCase()}`;
-    await secrets.store(licenceSecretName(module), JSON.stringify({ key, label: variable, organization: l10n.t('the organization of {0}', variable) }));
-  }
-  const licenceKeys = new LicenceKeyStore(secrets);
+  const organizationTenants = options.organizationTenants ?? new Map<string, string[]>();
+  const licenceKeys = new LicenceKeyStore(secrets, runnerLicenceWording(organizationTenants), (tenant) => declaredOrganization(organizationTenants, tenant));
   const quota = new QuotaTracker();
   const settings = () => options.api;
   const windows = windowCoordination(options.logger);
@@ -65,6 +65,13 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const redis = options.redis && (await redisLedger(options, quota, local));
   const scheduler = createApplicationScheduler(settings, options.logger, { ledger: redis ? () => redis : local, quota });
   const client = new ApiClient({ settings, tokens: options.tokens, licenceKeys, logger: options.logger, scheduler: scheduler.scheduler, quota, fetch: options.fetch });
+  const { keys, problems } = licenceVariables({ licenceKeys: options.licenceKeys, organizationTenants }, client.modules());
+  for (const problem of problems) options.logger.error(problem);
+  // No answer names a key's organization: an organization's keys are named after it, a default key's after its variable.
+  for (const { module, organization, variable, key } of keys) {
+    const tenants = organization === undefined ? undefined : organizationTenants.get(organization);
+    await licenceKeys.put(module, { key, label: variable, organization: organization ?? defaultOrganization(variable), ...(tenants ? { tenants } : {}) });
+  }
   let listed: TenantRecord[] = [];
   const tenants = new TenantResolver({
     listed: () => listed,
@@ -77,7 +84,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     },
   });
   const runner = new RequestFileRunner({
-    sender: { api: client, tenants, baseUrl: () => options.api.baseUrl, fetch: options.fetch, timeoutMs: () => options.api.requestTimeoutSeconds * 1000 },
+    sender: { api: client, tenants, baseUrl: () => options.api.baseUrl, fetch: options.fetch, timeoutMs: () => requestTimeoutMs(options.api) },
     environment: () => options.variables,
     system: (lookup) => defaultSystemContext(lookup),
   });
@@ -86,6 +93,8 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     client,
     runner,
     quota,
+    tenants,
+    licenceKeys,
     dispose() {
       client.dispose();
       scheduler.dispose();

@@ -1,4 +1,4 @@
-import type * as vscode from 'vscode';
+import type { EnvironmentScope } from '../settings/environmentScope';
 import type { CommandHandlers } from '../common/commandIds';
 import { silentLogger, type Logger } from '../common/logger';
 import type { WorkbenchCommandContext } from './commandContext';
@@ -24,13 +24,13 @@ export interface WorkbenchCommands {
  * copyTenantId, setActiveTenant, signInToTenant, showQuota: their handlers, which the registrar
  * registers. Building them does no work.
  */
-export function workbenchCommands(context: vscode.ExtensionContext, deps: WorkbenchCommandDeps): WorkbenchCommands {
+export function workbenchCommands(scope: Pick<EnvironmentScope, 'globalState'>, deps: WorkbenchCommandDeps): WorkbenchCommands {
   const logger = deps.logger ?? silentLogger;
-  const history = new RequestHistory(context.globalState);
+  const history = new RequestHistory(scope.globalState);
   const runner = new RequestRunner(deps.api, deps.resolver, deps.views, history, logger);
   const commands: WorkbenchCommandContext = { ...deps, history, runner };
   const handlers: CommandHandlers = {
-    ...requestCommands(context, commands),
+    ...requestCommands(commands),
     ...curlCommands(commands),
     ...tenantCommands(commands),
     ...quotaCommands(commands),

@@ -69,6 +69,8 @@ export interface ParsedRequest {
   body?: RequestBody;
   /** `??` lines in the block, in order (malformed ones are problems instead). */
   assertions: Assertion[];
+  /** `# @tag smoke, slow` (every such line, commas or spaces between): what `--tag` and the Testing view's tags select. */
+  tags: string[];
 }
 
 export interface ParseProblem {
@@ -96,6 +98,8 @@ export interface ParsedFile {
   variables: FileVariable[];
   problems: ParseProblem[];
   lineCount: number;
+  /** `# @data ./rows.csv` anywhere in the file (the first one): the file runs once per row of that data. */
+  data?: { path: string; line: number };
 }
 
 export function splitLines(text: string): string[] {
@@ -127,6 +131,7 @@ export function parseRequestFile(text: string): ParsedFile {
 function parseBlock(lines: readonly string[], first: number, last: number, result: ParsedFile): void {
   const setAside = setAsideLines(lines, first, last, result);
   const metadata: ParsedRequest['metadata'] = {};
+  const tags: string[] = [];
   let line = first;
   for (; line <= last; line++) {
     const text = lines[line].trim();
@@ -138,7 +143,11 @@ function parseBlock(lines: readonly string[], first: number, last: number, resul
     }
     const meta = METADATA.exec(text);
     if (meta) {
-      metadata[meta[1].toLowerCase()] = { value: (meta[2] ?? '').trim(), line };
+      const key = meta[1].toLowerCase();
+      const value = (meta[2] ?? '').trim();
+      metadata[key] = { value, line };
+      if (key === 'tag') tags.push(...splitTags(value).filter((tag) => !tags.includes(tag)));
+      if (key === 'data' && value && !result.data) result.data = { path: value, line };
       continue;
     }
     if (COMMENT.test(text)) continue;
@@ -185,6 +194,7 @@ function parseBlock(lines: readonly string[], first: number, last: number, resul
     requestLine,
     headers,
     assertions,
+    tags,
   };
   if (metadata.name?.value) request.name = metadata.name.value.split(/\s+/)[0];
   const body = readBody(lines, line + 1, last, setAside);
@@ -249,6 +259,11 @@ function readBody(lines: readonly string[], first: number, last: number, setAsid
   }
   const text = kept.slice(start, end + 1).map((line) => lines[line]).join('\n');
   return { kind: 'inline', text, startLine: kept[start], endLine: kept[end] };
+}
+
+/** `smoke, slow` or `smoke slow`: the tags of one `# @tag` line. */
+export function splitTags(text: string): string[] {
+  return text.split(/[\s,]+/).filter((tag) => tag !== '');
 }
 
 /** The request whose block holds `line`, if any. */

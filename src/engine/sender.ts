@@ -67,10 +67,10 @@ export function credentialWarnings(prepared: PreparedRequest): string[] {
 export async function sendPrepared(
   prepared: PreparedRequest,
   deps: SenderDeps,
-  { signal, sendOverQuota, bypassCache }: { signal?: AbortSignal; sendOverQuota?: boolean; bypassCache?: boolean } = {},
+  { signal, sendOverQuota, bypassCache, onQueuePosition }: { signal?: AbortSignal; sendOverQuota?: boolean; bypassCache?: boolean; onQueuePosition?: (position: number) => void } = {},
 ): Promise<SentRequest> {
   const warnings = credentialWarnings(prepared);
-  const call = { method: prepared.method, headers: prepared.headers, body: prepared.body, signal, sendOverQuota, bypassCache };
+  const call = { method: prepared.method, headers: prepared.headers, body: prepared.body, signal, sendOverQuota, bypassCache, onQueuePosition };
   if (prepared.target.kind === 'path') {
     const { tenant, response, error } = await callPlatform({ ...call, path: prepared.target.path, tenant: prepared.tenant }, deps);
     if (!response) throw error;

@@ -41,6 +41,8 @@ export interface RequestResult {
 }
 
 export interface VariableSources {
+  /** The columns of the data row being run (`--data`, `# @data`): they win over every other name. */
+  row?: Readonly<Record<string, string>>;
   /** File variables as written, the last definition of each name. */
   fileVariables: ReadonlyMap<string, string>;
   environment: Readonly<Record<string, string>>;
@@ -116,6 +118,8 @@ function lookup(expression: string, sources: VariableSources, depth: number, pro
       : { ok: false, problem: { kind: 'invalid', message: result.reason } };
   }
   if (reference.kind === 'request') return lookupRequest(reference, sources);
+  const column = sources.row?.[reference.name];
+  if (column !== undefined) return { ok: true, value: column, secret: looksSecret(reference.name) };
   const file = sources.fileVariables.get(reference.name);
   if (file !== undefined) {
     if (depth >= MAX_DEPTH) {

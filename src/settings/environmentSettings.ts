@@ -37,8 +37,8 @@ async function offerSettings(message: string, query: string): Promise<void> {
  * and tenantApi.allowedHosts go to the log, and once per new set of problems to a warning that opens
  * the settings.
  */
-export function watchEnvironments(context: vscode.ExtensionContext, logger: Logger): EnvironmentState {
-  const state = new EnvironmentState(context.globalState, readEnvironmentList());
+export function watchEnvironments(extension: { globalState: vscode.Memento; subscriptions: vscode.Disposable[] }, logger: Logger): EnvironmentState {
+  const state = new EnvironmentState(extension.globalState, readEnvironmentList());
   let reported = '';
   const report = () => {
     const problems = state.problems();
@@ -50,7 +50,7 @@ export function watchEnvironments(context: vscode.ExtensionContext, logger: Logg
     void offerSettings(vscode.l10n.t('Part of the Tenant API settings is ignored: {0}', problems.join(' ')), settingWithProblems());
   };
   report();
-  context.subscriptions.push(
+  extension.subscriptions.push(
     state,
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (!OVERLAID.some((name) => event.affectsConfiguration(`tenantApi.${name}`))) return;

@@ -64,7 +64,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       clusterAddress: clusters[t.cluster % clusters.length].url, organizationId: t.organizationId,
       cluster: t.cluster % clusters.length, ditte: t.ditte,
     }));
-    const users: SandboxUser[] = USERS.map((u) => ({ ...u, role: [...u.role], tenantIds: [...u.tenantIds] }));
+    const more = (username: string) => (options.moreTenants?.[username] ?? []).flatMap((code) => TENANTS.filter((t) => t.codiceAmbienteDati === code).map((t) => t.id));
+    const users: SandboxUser[] = USERS.map((u) => ({ ...u, role: [...u.role], tenantIds: [...new Set([...u.tenantIds, ...more(u.username)])] }));
     const licenceKeys = LICENCE_KEYS.map((k) => ({ key: k.key, module: k.module, organizationId: k.organizationId }));
 
     const key = generateSigningKey();

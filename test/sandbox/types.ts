@@ -32,6 +32,8 @@ export interface SandboxOptions {
    * be seen tripping with a larger perSecond or a smaller perMinute (tests do that).
    */
   rateLimits?: { perSecond?: number; perMinute?: number };
+  /** More tenants (by code) for a user than the seed gives (the matrix bench gives mario.rossi all four). */
+  moreTenants?: Record<string, string[]>;
   /** Write oidc-provider's server errors to stderr (default false). */
   logErrors?: boolean;
 }
@@ -131,6 +133,6 @@ export interface Sandbox {
    */
   signAccessToken(claims?: Record<string, unknown>, username?: string): string;
   /** The effective options. */
-  options: Required<Omit<SandboxOptions, 'logErrors' | 'rateLimits'>> & { rateLimits: { perSecond: number; perMinute: number } };
+  options: Required<Omit<SandboxOptions, 'logErrors' | 'rateLimits' | 'moreTenants'>> & { rateLimits: { perSecond: number; perMinute: number } };
   close(): Promise<void>;
 }

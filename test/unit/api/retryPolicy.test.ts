@@ -66,7 +66,7 @@ const TABLE: Array<[string, ExchangeOutcome, Partial<AttemptState>, string, Part
     'GET',
     { action: 'giveUp', reason: 'weeklyQuota', stopOrganization: true },
   ],
-  // a 429 that names no limit (issue 11 item 7)
+  // a 429 that names no limit: the smallest unit first, a longer pause only when it repeats
   ['a 429 that names no limit and gives no time pauses for the second first', answered(429, {}), {}, 'GET', { action: 'retry', wait: 'pause', pauseMs: 1005, unit: 'second', guessed: true }],
   ['... and for the minute when it repeats', answered(429, {}), { unnamed429s: 1 }, 'GET', { action: 'retry', wait: 'pause', pauseMs: 60_005, unit: 'minute', guessed: true }],
   ['... a POST is not sent again, the queue pauses for the second', answered(429, {}), {}, 'POST', { action: 'giveUp', reason: 'rateLimitNotRetried', pauseMs: 1005, guessed: true }],

@@ -114,6 +114,23 @@ export function configurationViolations(facts: readonly SourceFacts[]): string[]
     );
 }
 
+/** The composition root: the one file that holds the extension's context. */
+export const COMPOSITION_ROOT = 'src/extension.ts';
+
+/**
+ * The extension's context holds the secret storage of every environment: a part that had it could
+ * store a secret outside its environment's namespace, or keep one that crosses to another's hosts.
+ * Only the composition root names it; the parts get an EnvironmentScope (src/settings/environmentScope.ts)
+ * or the pieces they need (subscriptions, the extension's folder).
+ */
+export function extensionContextViolations(facts: readonly SourceFacts[]): string[] {
+  return facts
+    .filter(({ file }) => file !== COMPOSITION_ROOT)
+    .flatMap(({ file, extensionContextUses }) =>
+      extensionContextUses.map((line) => `${file}:${line} names ExtensionContext: only ${COMPOSITION_ROOT} holds the extension's context (its secrets are every environment's); take an EnvironmentScope`),
+    );
+}
+
 export interface LengthExemption {
   file: string;
   name: string;

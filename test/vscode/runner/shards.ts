@@ -36,6 +36,8 @@ export const fileSeconds: Readonly<Record<string, number>> = {
   'cliTerminal.test.js': 6,
   'licenceKeys.test.js': 2,
   'italian.test.js': 1,
+  // Measured on its branch in the old table's scale (70 there, where windows.test.js was 52).
+  'matrix.test.js': 95,
   // The Italian run (--and-locale it): its editor's start and its tests.
   'locale:it': 32,
 };

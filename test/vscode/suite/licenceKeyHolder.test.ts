@@ -1,4 +1,4 @@
-// Set Licence Key as a new user runs it (issue 15, item 5), in a real VS Code against the sandbox:
+// Set Licence Key as a new user runs it, in a real VS Code against the sandbox:
 // from the command palette it asks only the key (masked) and an optional label, then whose licence it
 // is among names the user knows (the organizations of the other keys, the user's tenants), "Other…"
 // last; the calls made with the keys are counted against the organization picked, one for both keys.
