@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Sandbox, SandboxOptions } from '../../../sandbox';
-import { configure, configureAtOnce, resetSettings as resetEditorSettings, startEditorSandbox } from './editorSandbox';
+import { configure, resetSettings as resetEditorSettings, startEditorSandbox } from './editorSandbox';
 import { driver } from './driver';
 
 export const extensionId = 'tenant-api.tenant-api-workbench';
@@ -59,7 +59,7 @@ export async function workbenchApi(): Promise<WorkbenchTestApi> {
 
 const settingNames = ['authUrl', 'baseUrl', 'clientId', 'signInFlow', 'quota.warningPercent', 'quota.errorPercent', 'allowedHosts'];
 
-export { configure, configureAtOnce };
+export { configure };
 
 export async function resetSettings(): Promise<void> {
   await resetEditorSettings(settingNames);
