@@ -13,6 +13,8 @@ const common = {
   target: 'node20',
   external: ['vscode'],
   logLevel: 'info',
+  // The catalogue's heavy half is dist/catalog.js, required by name when a catalogue is first needed (src/catalog/lazyLibrary.ts).
+  define: { CATALOGUE_BUNDLE: '"catalog.js"' },
   // jsonc-parser's "main" is a UMD build whose requires a bundler cannot follow: its ES module build instead.
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
 };
@@ -34,6 +36,22 @@ const builds = [
     external: [],
     minify: production,
     banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    // The catalogue's heavy half (YAML, references, JSON Schema, samples): out of activation, loaded on first use by both.
+    ...common,
+    entryPoints: ['src/catalog/library.ts'],
+    outfile: 'dist/catalog.js',
+    external: [],
+    minify: production,
+  },
+  {
+    // Copy as Code's snippet generator (httpsnippet) in a file of its own, required when a snippet is
+    // asked for: the extension's bundle does not carry it, so activation never loads it.
+    ...common,
+    entryPoints: ['src/engine/codeSnippets.ts'],
+    outfile: 'dist/codeSnippets.js',
+    minify: production,
   },
 ];
 

@@ -29,7 +29,11 @@ import { EnvironmentState } from './settings/activeEnvironment';
 import { EnvironmentScopes, type EnvironmentScope } from './settings/environmentScope';
 import { knownModules, migrateLegacySecrets } from './settings/environmentSecrets';
 import { readEnvironmentList, watchEnvironments } from './settings/environmentSettings';
+import { watchEnvironmentFiles } from './settings/environmentFileWatcher';
+import { editorFetch } from './settings/networkSettings';
 import { saveRouteRule } from './settings/routeSettings';
+import { watchCatalogues } from './settings/catalogueSettings';
+import type { CatalogueSet } from './catalog/catalogues';
 import type { RouteRule } from './api/types';
 import { applicationKey, applicationOf, sameApplication } from './settings/environments';
 import { registerViews, TENANTS_VIEW_ID, type ViewsDeps } from './views';
@@ -59,6 +63,9 @@ export async function activate(context: vscode.ExtensionContext) {
   );
 
   const environments = watchEnvironments(context, logger);
+  // Read when first needed (the tree, a request file, a schema assertion), never here.
+  const catalogues = watchCatalogues(context.subscriptions, environments, logger);
+  const environmentFiles = watchEnvironmentFiles(context.subscriptions, logger);
   const globalSettings = watchApiSettings(context.subscriptions);
   // Several windows, one client: one refresh and one rate-limit ledger per application for all windows.
   const windows = windowCoordination(logger);
@@ -75,7 +82,7 @@ export async function activate(context: vscode.ExtensionContext) {
   };
   context.subscriptions.push(views.tenantsView, views.responses);
   const { watches, watchStatusBar } = startWatches(context, environments, views.responses, logger, () => scopes.current());
-  const shared: SharedParts = { log, schedulers, quotas, views, windows, watches };
+  const shared: SharedParts = { log, schedulers, quotas, views, windows, watches, catalogues };
 
   const storage = { secrets: context.secrets, globalState: context.globalState, extensionId: context.extension.id };
   const scopes = new EnvironmentScopes(storage, environments, (scope) => buildEnvironment(scope, shared), logger, (previous, next) => !sameApplication(previous, next));
@@ -83,10 +90,11 @@ export async function activate(context: vscode.ExtensionContext) {
   context.subscriptions.push(scopes, statusBar);
   // Parts that outlive a switch (request files, watches, the commands) ask for the active environment's parts at each use.
   const active = () => scopes.current();
-  const requestFiles = registerRequestFiles({ subscriptions: context.subscriptions, extensionPath: context.extensionPath }, { active: () => active().requestFiles, tabs: views.responses, environments });
+  const fileEnvironments = { forKey: (key: string) => environmentFiles.forDocument(key, environments.active()), onDidChange: environmentFiles.onDidChange };
+  const requestFiles = registerRequestFiles({ subscriptions: context.subscriptions, extensionPath: context.extensionPath, globalState: context.globalState }, { active: () => active().requestFiles, tabs: views.responses, environments, catalogues, fileEnvironments });
   // Every command, from one place: the active environment's run in its parts at each use.
   const watchHandlers = watchCommands({ watches, responses: views.responses, history: () => active().commands.history.entries() });
-  registerCommands(context.subscriptions, { ...environmentCommands(environments), ...requestFiles.handlers, ...wholeResponses.commands(), ...watchHandlers }, () => active().handlers);
+  registerCommands(context.subscriptions, { ...environmentCommands(environments, environmentFiles), ...requestFiles.handlers, ...wholeResponses.commands(), ...watchHandlers }, () => active().handlers);
 
   // For the in-editor tests only (development and test runs): nothing secret is exported in production.
   // They follow a switch of environment (a test may keep the object).
@@ -166,6 +174,7 @@ interface SharedParts {
   views: NonNullable<ViewsDeps['shared']>;
   windows: WindowCoordination;
   watches: Watches;
+  catalogues: CatalogueSet;
 }
 
 /** The active environment's parts, built in its scope: asked for at each use (scopes.current()), never kept. */
@@ -181,7 +190,7 @@ interface EnvironmentParts {
 }
 
 /** The active environment's parts (sign-in, client, tenants, commands, views), in its scope. */
-function buildEnvironment(scope: EnvironmentScope, { log, schedulers, quotas, views: shared, windows, watches }: SharedParts): EnvironmentParts {
+function buildEnvironment(scope: EnvironmentScope, { log, schedulers, quotas, views: shared, windows, watches, catalogues }: SharedParts): EnvironmentParts {
   const { environment } = scope;
   const settings = () => environment().settings;
   const named = () => (environment().isDefault ? {} : { name: environment().name });
@@ -201,13 +210,15 @@ function buildEnvironment(scope: EnvironmentScope, { log, schedulers, quotas, vi
     quota: quotas.get(applicationKey(settings())),
     beforeSend: protectedCallPrompt(environment),
     cacheScope: () => environment().id,
+    fetch: editorFetch,
+    catalogueRoutes: () => catalogues.routes(),
   });
   const { client, licenceKeys } = api;
   const signIn = followSignIn(auth, { clearCache: () => client.clearCache(), stopWatches: () => watches.stopAll('signedOut'), restorePinned: () => watches.restorePinned() });
   const tenants = new TenantDirectory({ listTenants: () => client.listTenants(), sessions: auth, counted: client.onDidCount, logger: auth.logger });
   scope.subscriptions.push(signIn, api, tenants);
 
-  const views = registerViews(scope, { auth, api: client, tenants, logger: auth.logger, licenceKeys, shared });
+  const views = registerViews(scope, { auth, api: client, tenants, logger: auth.logger, licenceKeys, shared, catalogues });
   const resolver = tenantResolver(tenants, views.activeTenant);
   const keyCommands = licenceKeyCommands({
     licenceKeys,
@@ -234,6 +245,7 @@ function buildEnvironment(scope: EnvironmentScope, { log, schedulers, quotas, vi
     modules: () => client.modules(),
     saveRoute,
     logger: auth.logger,
+    catalogues,
   });
   const requestFiles: RequestFileParts = {
     api: client,

@@ -79,9 +79,19 @@ export interface ApiClientOptions {
   beforeSend?: (call: { method: string; url: string }) => Promise<void>;
   /** Whose cache this client's static answers go to (the environment's id); default 'default'. */
   cacheScope?: () => string;
+  /** The routes the loaded catalogues imply (after the user's, before the built-in ones); the same array until they change. */
+  catalogueRoutes?: () => readonly RouteRule[];
 }
 
 export const TENANT_LIST_PATH = '/v10/user-tenants';
+
+interface Tables {
+  routeSetting: unknown;
+  endpointSetting: unknown;
+  catalogued: readonly RouteRule[];
+  routes: RouteTable;
+  endpoints: EndpointDefinition[];
+}
 
 /** What one attempt came to: an answer (with its response) or a failed exchange. */
 interface Attempt {
@@ -108,7 +118,7 @@ export class ApiClient implements TenantApi {
   private readonly random: () => number;
   /** Static resources' answers (route rules with cacheSeconds), this client's only: emptied by clearCache. */
   private readonly cache = new ResponseCache();
-  private tables: { routeSetting: unknown; endpointSetting: unknown; routes: RouteTable; endpoints: EndpointDefinition[] } | undefined;
+  private tables: Tables | undefined;
   private readonly counted = new Emitter<CountedCall>();
   /**
    * Every answer that reported its organization's usage, an error's and a kept answer's included (the
@@ -236,15 +246,17 @@ export class ApiClient implements TenantApi {
     if (!this.options.quota) this.quota.dispose();
   }
 
-  private currentTables(): { routeSetting: unknown; endpointSetting: unknown; routes: RouteTable; endpoints: EndpointDefinition[] } {
+  private currentTables(): Tables {
     // The settings are a snapshot replaced when the configuration changes: the same values, the same tables.
     const { routes, endpoints } = this.options.settings();
+    const catalogued = this.options.catalogueRoutes?.() ?? [];
     const current = this.tables;
-    if (current && current.routeSetting === routes && current.endpointSetting === endpoints) return current;
+    if (current && current.routeSetting === routes && current.endpointSetting === endpoints && current.catalogued === catalogued) return current;
     this.tables = {
       routeSetting: routes,
       endpointSetting: endpoints,
-      routes: new RouteTable(parseRouteSetting(routes, this.logger)),
+      catalogued,
+      routes: new RouteTable(parseRouteSetting(routes, this.logger), undefined, catalogued),
       endpoints: mergeEndpoints(parseEndpointSetting(endpoints, this.logger)),
     };
     return this.tables;

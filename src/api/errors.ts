@@ -166,6 +166,11 @@ export const apiErrors = {
   redirectNotFollowed: (reason: string, details: ApiErrorDetails) =>
     new ApiError('hostValidation', l10n.t('The server redirected the call elsewhere and it was not followed: {0}', reason), details),
 
+  /** `sentence` is connectionProblems' problemSentence: it names the proxy and what to do. */
+  proxy: (sentence: string, details: ApiErrorDetails) => new ApiError('proxy', sentence, details),
+
+  certificate: (sentence: string, details: ApiErrorDetails) => new ApiError('certificate', sentence, details),
+
   network: (reason: string, details: ApiErrorDetails) =>
     new ApiError('network', l10n.t('The server could not be reached: {0}', reason), details),
 

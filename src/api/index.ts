@@ -54,6 +54,9 @@ export interface TenantApiDeps {
   quota?: ApiClientOptions['quota'];
   beforeSend?: ApiClientOptions['beforeSend'];
   cacheScope?: ApiClientOptions['cacheScope'];
+  /** The front end's fetch (the editor's names proxy and certificate problems); default the global one. */
+  fetch?: ApiClientOptions['fetch'];
+  catalogueRoutes?: ApiClientOptions['catalogueRoutes'];
 }
 
 /** Builds the client and its licence key store: the one place the lead needs for src/api. */
@@ -68,6 +71,8 @@ export function createTenantApi(deps: TenantApiDeps): { client: ApiClient; licen
     quota: deps.quota,
     beforeSend: deps.beforeSend,
     cacheScope: deps.cacheScope,
+    fetch: deps.fetch,
+    catalogueRoutes: deps.catalogueRoutes,
   });
   return {
     client,

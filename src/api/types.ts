@@ -107,6 +107,10 @@ export type ApiErrorKind =
   /** The target host (or a redirect) failed validation; nothing secret was sent there. */
   | 'hostValidation'
   | 'network'
+  /** The proxy could not be reached, wants credentials, or refused the connection (the message names it, never its password). */
+  | 'proxy'
+  /** The server's certificate is not trusted (self-signed, unknown authority, expired, another host's). */
+  | 'certificate'
   | 'timeout'
   | 'cancelled'
   | 'queueFull'

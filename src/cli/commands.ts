@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { FetchFunction } from '../api/httpTransport';
+import { connectionProblemOf } from '../api/connectionProblems';
 import { TokenClient } from '../auth/tokenClient';
 import type { Clock } from '../common/clock';
 import * as l10n from '../common/l10n';
@@ -19,6 +19,8 @@ import { exitCode, worstReason, type ExitReason } from './exitCodes';
 import { runFiles, type FileRunDeps, type LoadedFile } from './fileRun';
 import { importCommand, ImportFailed } from './importCommand';
 import { chooseGrant, grantHasUser, signIn, SignInFailedError } from './grants';
+import type { CliNetwork } from './network';
+import { NETWORK_VARIABLES, readNetworkOptions, type NetworkOptions } from './networkOptions';
 import { jsonReport } from './jsonReport';
 import { junitXml } from './junitReport';
 import { htmlReport } from './htmlReport';
@@ -34,6 +36,8 @@ import { exitReasons, type RunReport } from './report';
 import { expandFiles, loadFiles } from './requestFiles';
 import { summaryLines } from './summary';
 import { readWorkspaceSettings, type WorkspaceSettings } from './workspaceSettings';
+import { checkEnvironmentFiles, runnerEnvironmentFiles, workspaceRoot } from './environmentFiles';
+import { fileEnvironmentName, type EnvironmentFiles } from '../settings/environmentFileSources';
 import { readDataRows } from '../engine/documents';
 import type { DataRow } from '../engine/runContext';
 import type { TenantRecord } from '../api/types';
@@ -41,13 +45,15 @@ import { EVERY_TENANT, pinnedTenant, splitTenants } from '../engine/tenantList';
 import { describeRun } from './runDescription';
 import { planFiles, plannedByOrganization, type PlanDeps, type RunChoice } from './planRun';
 import { StatisticsCounter } from './runStatistics';
+import { describeFailure } from '../catalog/catalogues';
 
 export interface CliDeps {
   env: NodeJS.ProcessEnv;
   cwd: string;
   output: Output;
   readStdin(): Promise<string>;
-  fetch: FetchFunction;
+  /** The one way out of the process for every call (proxy, certificate authorities, client certificate). */
+  network(options: NetworkOptions): CliNetwork;
   clock: Clock;
   logger(verbose: boolean): Logger;
   version: string;
@@ -60,17 +66,42 @@ interface Prepared {
   logger: Logger;
   /** --ledger, else TENANT_API_LEDGER: the Redis ledger shared across machines. */
   ledger?: LedgerEndpoint;
+  /** http-client.env.json, its private file and .env, beside the request files and above them. */
+  environmentFiles: EnvironmentFiles;
+  network: CliNetwork;
 }
 
 async function prepare(args: Arguments, deps: CliDeps): Promise<Prepared> {
   const stdin = args.secretStdin ? parseSecretLines(await deps.readStdin()) : {};
   const credentials = readCredentials(deps.env, stdin);
-  const settings = readWorkspaceSettings({ workspace: args.workspace, env: args.env, cwd: deps.cwd });
+  // An environment only the env files name runs too: they are read from the workspace's root and the named files' folders.
+  const fileEnvironments = (root: string) => {
+    const files = runnerEnvironmentFiles(root, deps.cwd);
+    const folders = [root, ...safeFiles(args.files, deps.cwd).map((file) => path.dirname(file))];
+    return [...new Set(folders.flatMap((folder) => files.environmentNames(folder)))];
+  };
+  const settings = readWorkspaceSettings({ workspace: args.workspace, env: args.env, cwd: deps.cwd, fileEnvironments });
   const logger = deps.logger(args.verbosity === 'verbose');
   for (const problem of settings.problems) deps.output.err(l10n.t('Settings: {0}', problem));
   if (!settings.api.baseUrl) throw new UsageError(l10n.t('No base URL: set tenantApi.baseUrl (or the environment\'s baseUrl) in {0}.', settings.file ?? '.vscode/settings.json'));
-  const ledger = args.ledger ? ledgerFromUrl(args.ledger, 'flag', deps.env) : ledgerFromEnvironment(deps.env);
-  return { args, settings, credentials, logger, ledger };
+  const networkOptions = readNetworkOptions(args, deps.env, { passphrase: stdin[NETWORK_VARIABLES.passphrase] ?? deps.env[NETWORK_VARIABLES.passphrase] }, deps.cwd);
+  for (const note of networkOptions.notes) deps.output.err(note);
+  const network = deps.network(networkOptions);
+  for (const line of network.describe()) logger.info(`Network: ${line}`);
+  const endpoint = args.ledger ? ledgerFromUrl(args.ledger, 'flag', deps.env) : ledgerFromEnvironment(deps.env);
+  // rediss:// trusts the same authorities as the calls (a ledger never gets the client certificate).
+  const ledger = endpoint && { ...endpoint, tls: { ...(networkOptions.tls.ca ? { ca: networkOptions.tls.ca } : {}), rejectUnauthorized: true as const } };
+  const environmentFiles = runnerEnvironmentFiles(workspaceRoot(settings.file, deps.cwd), deps.cwd);
+  return { args, settings, credentials, logger, ledger, network, environmentFiles };
+}
+
+/** The request files named, or none when a name matches nothing (the run says so itself, later). */
+function safeFiles(patterns: readonly string[], cwd: string): string[] {
+  try {
+    return expandFiles(patterns, cwd);
+  } catch {
+    return [];
+  }
 }
 
 /** The ledger's warnings (Redis lost, the local fallback) always reach stderr: they change how the run is limited. */
@@ -84,7 +115,7 @@ function tokenClient(prepared: Prepared, deps: CliDeps): TokenClient {
   return new TokenClient({
     authUrl: settings.auth.authUrl,
     clientId: credentials.clientId ?? settings.auth.clientId,
-    fetch: (input, init) => deps.fetch(input, init),
+    fetch: (input, init) => prepared.network.fetch(input, init),
     logger,
     getClientSecret: async () => credentials.clientSecret,
   });
@@ -119,15 +150,27 @@ async function platformFor(prepared: Prepared, tokens: AccessTokenSource, deps: 
     organizationTenants: credentials.organizationTenants,
     tenant: pinnedTenant(splitTenants(args.tenant)),
     variables: settings.environment.settings.variables,
+    fileEnvironment: (key) => prepared.environmentFiles.forFolder(path.dirname(key), fileEnvironmentName(settings.environment)),
     logger,
-    fetch: (counter ?? new StatisticsCounter(() => 0)).counting((input, init) => deps.fetch(input, init)),
+    fetch: (counter ?? new StatisticsCounter(() => 0)).counting((input, init) => prepared.network.fetch(input, init)),
     ...(prepared.ledger ? { redis: { endpoint: prepared.ledger, fallback: args.ledgerFallback, logger: ledgerLogger(logger, deps.output) } } : {}),
+    catalogues: { entries: settings.catalogues, folder: settings.folder },
   });
+}
+
+/** The catalogues read before the files are checked (their routes are the files' too); one that cannot be read is named, the run goes on. */
+async function loadCatalogues(platform: Pick<Platform, 'catalogues'>, deps: CliDeps): Promise<void> {
+  if (!platform.catalogues.configured()) return;
+  await platform.catalogues.ready();
+  for (const catalogue of platform.catalogues.list()) {
+    if (catalogue.state.kind === 'failed') deps.output.err(l10n.t('Catalogue {0}: {1}', catalogue.name, describeFailure(catalogue.state.error)));
+  }
 }
 
 function load(prepared: Prepared, platform: Pick<Platform, 'client'>, deps: CliDeps): LoadedFile[] {
   const files = expandFiles(prepared.args.files, deps.cwd);
   const context = { routeFor: (p: string) => platform.client.routeFor(p), environment: prepared.settings.environment.settings.variables, system: defaultSystemContext() };
+  checkEnvironmentFiles(prepared.environmentFiles, files.map((file) => path.dirname(file)), fileEnvironmentName(prepared.settings.environment));
   return loadFiles(files, deps.cwd, context, (line) => prepared.args.verbosity !== 'quiet' && deps.output.err(line));
 }
 
@@ -135,6 +178,7 @@ async function dryRun(prepared: Prepared, deps: CliDeps): Promise<number> {
   const tokens: AccessTokenSource = { getAccessToken: async () => Promise.reject(new Error('dry run')) };
   const platform = await platformFor(prepared, tokens, deps);
   try {
+    await loadCatalogues(platform, deps);
     const files = load(prepared, platform, deps);
     // Nothing is listed without a sign-in: `*` stands for one tenant in the cost, and the dry run says so.
     const every: TenantRecord = { id: EVERY_TENANT, codiceAmbienteDati: EVERY_TENANT, descrizioneAmbienteDati: EVERY_TENANT, clusterAddress: '', usable: true };
@@ -160,6 +204,7 @@ async function run(prepared: Prepared, deps: CliDeps): Promise<number> {
   const counter = new StatisticsCounter(() => deps.clock.now());
   const platform = await platformFor(prepared, tokens, deps, counter);
   try {
+    await loadCatalogues(platform, deps);
     const files = load(prepared, platform, deps);
     const organizationOf = organizationLookup(platform);
     const planned = await planFiles(files, runChoice(args, deps), planDeps(platform));
@@ -266,7 +311,13 @@ function failure(error: unknown, deps: CliDeps): number {
   }
   if (error instanceof SignInFailedError) {
     deps.output.err(error.message);
-    return exitCode('signIn');
+    // A proxy or a certificate stopped it: the network is at fault, as for any request.
+    return exitCode(connectionProblemOf(error) ? 'requestFailed' : 'signIn');
+  }
+  const connection = connectionProblemOf(error);
+  if (connection) {
+    deps.output.err(connection.message);
+    return exitCode('requestFailed');
   }
   if (error instanceof ImportFailed) {
     deps.output.err(error.message);

@@ -15,8 +15,10 @@ export const SECRET_VARIABLES = {
   password: 'TENANT_API_PASSWORD',
 } as const;
 
+import { LICENCE_KEY_PREFIX } from '../common/secretVariables';
+
 /** `TENANT_API_KEY_CORE` holds the licence key of the module `core`; `TENANT_API_KEY_CORE_ROSSI` the key of the organization ROSSI. */
-export const LICENCE_KEY_PREFIX = 'TENANT_API_KEY_';
+export { LICENCE_KEY_PREFIX };
 /** `TENANT_API_TENANTS_ROSSI=RC-MI,RC-TO`: the tenants of the organization ROSSI (codes, descriptions or ids; not a secret). */
 export const ORGANIZATION_TENANTS_PREFIX = 'TENANT_API_TENANTS_';
 

@@ -45,6 +45,10 @@ export interface Arguments {
   /** The shared ledger in Redis (redis:// or rediss://, no password: TENANT_API_LEDGER_PASSWORD holds it). */
   ledger?: string;
   ledgerFallback: LedgerFallbackChoice;
+  /** PEM files: a certificate authority to trust, and a client certificate with its key (mutual TLS). */
+  caFile?: string;
+  clientCert?: string;
+  clientKey?: string;
   /** import: the input's format, when not detected. */
   format?: ImportFormat;
   /** import: the folder the request files are written to (default: the current folder). */
@@ -105,6 +109,9 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: '--secret-stdin', commands: BOTH, help: () => l10n.t('read NAME=VALUE lines of the TENANT_API_* secrets from standard input'), apply: (a) => (a.secretStdin = true) },
   { name: '--ledger', value: 'redis://HOST:PORT/DB', commands: RUN, help: () => l10n.t('share the application\'s rate limits with runners on other machines through this Redis (default: TENANT_API_LEDGER, else this machine\'s ledger); its password from TENANT_API_LEDGER_PASSWORD'), apply: (a, v) => (a.ledger = v) },
   { name: '--ledger-fallback', value: LEDGER_FALLBACKS.join('|'), commands: RUN, help: () => l10n.t('when Redis cannot be reached at start: fail (exit 6, the default) or go on with this machine\'s ledger'), apply: (a, v) => (a.ledgerFallback = ledgerFallbackOf(v)) },
+  { name: '--ca-file', value: 'PEM', commands: BOTH, help: () => l10n.t('also trust the certificate authorities in this PEM file (default: TENANT_API_CA_FILE; NODE_EXTRA_CA_CERTS works too)'), apply: (a, v) => (a.caFile = v) },
+  { name: '--client-cert', value: 'PEM', commands: BOTH, help: () => l10n.t('a client certificate for servers that ask for one (mutual TLS; default: TENANT_API_CLIENT_CERT_FILE)'), apply: (a, v) => (a.clientCert = v) },
+  { name: '--client-key', value: 'PEM', commands: BOTH, help: () => l10n.t('the client certificate\'s key (default: TENANT_API_CLIENT_KEY_FILE); its passphrase from TENANT_API_CLIENT_KEY_PASSPHRASE'), apply: (a, v) => (a.clientKey = v) },
   { name: '--workspace', value: 'FOLDER', commands: BOTH, help: () => l10n.t('the folder whose .vscode/settings.json is read'), apply: (a, v) => (a.workspace = v) },
   { name: '--format', value: IMPORT_FORMATS.join('|'), commands: IMPORT, help: () => l10n.t('the input\'s format (default: detected)'), apply: (a, v) => (a.format = formatOf(v)) },
   { name: '--out', value: 'FOLDER', commands: IMPORT, help: () => l10n.t('where the request files are written (default: the current folder)'), apply: (a, v) => (a.out = v) },
@@ -193,6 +200,7 @@ export function usageText(): string {
     ...rows,
     '',
     l10n.t('Secrets come from the environment, never from options: TENANT_API_CLIENT_ID, TENANT_API_CLIENT_SECRET, TENANT_API_USERNAME, TENANT_API_PASSWORD, TENANT_API_KEY_<MODULE> (e.g. TENANT_API_KEY_CORE), or from standard input with --secret-stdin.'),
+    l10n.t('Every call goes through the proxy of HTTPS_PROXY or HTTP_PROXY (http://user:password@host:port) unless NO_PROXY names its host; a client key\'s passphrase comes from TENANT_API_CLIENT_KEY_PASSPHRASE.'),
     l10n.t('Keys of several organizations: TENANT_API_KEY_<MODULE>_<ORG> (e.g. TENANT_API_KEY_EFAT_BIANCHI) with TENANT_API_TENANTS_<ORG>=CODE,CODE naming its tenants; TENANT_API_KEY_<MODULE> serves the tenants no organization names.'),
   ].join('\n');
 }

@@ -18,10 +18,17 @@ import type { LedgerEndpoint } from '../coordination/redis/ledgerUrl';
 import { APPLICATION_LIMITS } from '../api/limits';
 import { requestTimeoutMs } from '../api/requestTimeout';
 import { RequestFileRunner } from '../engine/runner';
+import type { FileEnvironment } from '../settings/environmentFileSources';
 import { defaultSystemContext } from '../engine/systemVariables';
 import * as l10n from '../common/l10n';
 import { declaredOrganization, defaultOrganization, licenceVariables, runnerLicenceWording } from './licenceVariables';
 import { MemorySecretStore } from './memorySecrets';
+import * as fs from 'node:fs';
+import { CatalogueSet } from '../catalog/catalogues';
+import { catalogueContracts } from '../catalog/contract';
+import { catalogueLibrary } from '../catalog/lazyLibrary';
+import { readSource } from '../catalog/sources';
+import type { CatalogueEntry } from '../catalog/types';
 
 export interface PlatformOptions {
   api: ApiSettings;
@@ -34,10 +41,14 @@ export interface PlatformOptions {
   /** The tenant of requests that name none (--tenant): a code, description or id. */
   tenant?: string;
   variables: Record<string, string>;
+  /** The environment files' variables for a request file (its key is its path). */
+  fileEnvironment?: (key: string) => FileEnvironment;
   logger: Logger;
   fetch: FetchFunction;
   /** The ledger in Redis shared with runners on other machines; without it, this machine's ledger. */
   redis?: { endpoint: LedgerEndpoint; fallback: LedgerFallback; logger: Logger };
+  /** The workspace's catalogues: their routes join the table, `?? schema` checks against them. */
+  catalogues?: { entries: readonly CatalogueEntry[]; folder: string };
 }
 
 export interface Platform {
@@ -48,6 +59,7 @@ export interface Platform {
   quota: QuotaTracker;
   tenants: TenantResolver;
   licenceKeys: LicenceKeyStore;
+  catalogues: CatalogueSet;
   dispose(): void;
 }
 
@@ -64,7 +76,8 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   // Redis is reached (or refused with a LedgerError) before anything is sent.
   const redis = options.redis && (await redisLedger(options, quota, local));
   const scheduler = createApplicationScheduler(settings, options.logger, { ledger: redis ? () => redis : local, quota });
-  const client = new ApiClient({ settings, tokens: options.tokens, licenceKeys, logger: options.logger, scheduler: scheduler.scheduler, quota, fetch: options.fetch });
+  const catalogues = cliCatalogues(options);
+  const client = new ApiClient({ settings, tokens: options.tokens, licenceKeys, logger: options.logger, scheduler: scheduler.scheduler, quota, fetch: options.fetch, catalogueRoutes: () => catalogues.routes() });
   const { keys, problems } = licenceVariables({ licenceKeys: options.licenceKeys, organizationTenants }, client.modules());
   for (const problem of problems) options.logger.error(problem);
   // No answer names a key's organization: an organization's keys are named after it, a default key's after its variable.
@@ -86,7 +99,9 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const runner = new RequestFileRunner({
     sender: { api: client, tenants, baseUrl: () => options.api.baseUrl, fetch: options.fetch, timeoutMs: () => requestTimeoutMs(options.api) },
     environment: () => options.variables,
-    system: (lookup) => defaultSystemContext(lookup),
+    fileEnvironment: options.fileEnvironment,
+    system: (lookup, dotenv) => defaultSystemContext(lookup, dotenv),
+    contracts: catalogueContracts(catalogues),
   });
   return {
     ready: async () => ledger?.ready(),
@@ -95,7 +110,9 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     quota,
     tenants,
     licenceKeys,
+    catalogues,
     dispose() {
+      catalogues.dispose();
       client.dispose();
       scheduler.dispose();
       redis?.dispose();
@@ -103,6 +120,23 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
       quota.dispose();
     },
   };
+}
+
+/** The catalogues of the settings, read from the workspace folder or their address (without credentials). */
+function cliCatalogues(options: PlatformOptions): CatalogueSet {
+  const catalogues = new CatalogueSet({
+    read: (entry) =>
+      readSource(entry, {
+        folder: options.catalogues?.folder,
+        readFile: (file) => fs.promises.readFile(file, 'utf8'),
+        fileSize: async (file) => (await fs.promises.stat(file)).size,
+        fetch: (input, init) => options.fetch(input as never, init),
+      }),
+    library: catalogueLibrary,
+    logger: options.logger,
+  });
+  catalogues.setEntries(options.catalogues?.entries ?? []);
+  return catalogues;
 }
 
 async function redisLedger(options: PlatformOptions, quota: QuotaTracker, local: SharedLedgerFactory): Promise<ReturnType<SharedLedgerFactory>> {

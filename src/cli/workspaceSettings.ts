@@ -8,8 +8,10 @@ import * as path from 'node:path';
 import { readApiSettings, type ApiSettings, type SettingReader } from '../api';
 import * as l10n from '../common/l10n';
 import type { AuthConfiguration } from '../settings/authSettings';
-import { chooseActiveEnvironment, type Environment } from '../settings/environments';
+import { chooseActiveEnvironment, environmentId, type Environment } from '../settings/environments';
 import { authConfigurationFrom, environmentListFrom } from '../settings/settingValues';
+import { parseCatalogueEntries } from '../catalog/entries';
+import type { CatalogueEntry } from '../catalog/types';
 import { parseJsonc } from './jsonc';
 import { UsageError } from './options';
 
@@ -19,6 +21,10 @@ export interface WorkspaceSettings {
   environment: Environment;
   api: ApiSettings;
   auth: AuthConfiguration;
+  /** The environment's catalogues (tenantApi.catalogues), relative files read from `folder`. */
+  catalogues: CatalogueEntry[];
+  /** The workspace folder: the one holding .vscode/settings.json, else the current one. */
+  folder: string;
   /** Parts of the settings that were ignored, one sentence each. */
   problems: string[];
 }
@@ -54,19 +60,28 @@ function readValues(file: string | undefined): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
-/** The environment by name (any case), else the one the extension would make active in a new workspace. */
-export function readWorkspaceSettings(options: { workspace?: string; env?: string; cwd: string }): WorkspaceSettings {
+/**
+ * The environment by name (any case), else the one the extension would make active in a new workspace.
+ * A name only the environment files know (`fileEnvironments`, given the workspace's root) runs with the
+ * top-level settings and that file environment's variables.
+ */
+export function readWorkspaceSettings(options: { workspace?: string; env?: string; cwd: string; fileEnvironments?: (root: string) => string[] }): WorkspaceSettings {
   const file = findSettingsFile(options.workspace ?? options.cwd, options.workspace !== undefined);
   const get = settingReader(readValues(file));
   const list = environmentListFrom(get);
   const wanted = options.env?.trim().toLowerCase();
-  const environment = wanted === undefined ? chooseActiveEnvironment(list.environments, undefined) : list.environments.find((candidate) => candidate.name.toLowerCase() === wanted || (candidate.isDefault && wanted === 'default'));
+  let environment = wanted === undefined ? chooseActiveEnvironment(list.environments, undefined) : list.environments.find((candidate) => candidate.name.toLowerCase() === wanted || (candidate.isDefault && wanted === 'default'));
+  const fileNames = wanted === undefined || environment ? [] : (options.fileEnvironments?.(file ? path.dirname(path.dirname(file)) : path.resolve(options.cwd)) ?? []);
+  const fromFiles = fileNames.find((name) => name.toLowerCase() === wanted);
+  if (!environment && fromFiles) environment = { ...list.environments[0], id: environmentId(fromFiles), name: fromFiles, isDefault: false, overrides: [] };
   if (!environment) {
-    const names = list.environments.filter((candidate) => !candidate.isDefault).map((candidate) => candidate.name);
+    const names = [...list.environments.filter((candidate) => !candidate.isDefault).map((candidate) => candidate.name), ...fileNames];
     throw new UsageError(l10n.t('No environment "{0}" in {1} (known: {2}).', options.env!, file ?? '.vscode/settings.json', ['default', ...names].join(', ')));
   }
   const { baseUrl, allowedHosts, routes, endpoints } = environment.settings;
   const api = { ...readApiSettings(get), baseUrl, allowedHosts, routes, endpoints };
   const auth = authConfigurationFrom(get, environment.isDefault ? environment.settings : { ...environment.settings, name: environment.name });
-  return { file, environment, api, auth, problems: list.problems };
+  const catalogues = parseCatalogueEntries(environment.settings.catalogues);
+  const folder = file ? path.dirname(path.dirname(file)) : path.resolve(options.cwd);
+  return { file, environment, api, auth, catalogues: catalogues.entries, folder, problems: [...list.problems, ...catalogues.problems] };
 }

@@ -2,6 +2,7 @@ import type { EnvironmentScope } from '../settings/environmentScope';
 import type { CommandHandlers } from '../common/commandIds';
 import { silentLogger, type Logger } from '../common/logger';
 import type { WorkbenchCommandContext } from './commandContext';
+import { copyAsCodeCommands } from './copyAsCode';
 import { curlCommands } from './curlCommands';
 import { quotaCommands } from './quotaCommands';
 import { RequestHistory } from './requestHistory';
@@ -9,8 +10,10 @@ import { requestCommands } from './requestCommands';
 import { RequestInputError } from './requestInput';
 import { RequestRunner } from './requestRunner';
 import { tenantCommands } from './tenantCommands';
+import { operationCommands } from './operationCommands';
+import type { CatalogueSet } from '../catalog/catalogues';
 
-export type WorkbenchCommandDeps = Omit<WorkbenchCommandContext, 'history' | 'runner'> & { logger?: Logger };
+export type WorkbenchCommandDeps = Omit<WorkbenchCommandContext, 'history' | 'runner'> & { logger?: Logger; catalogues?: CatalogueSet };
 
 export interface WorkbenchCommands {
   runner: RequestRunner;
@@ -32,8 +35,10 @@ export function workbenchCommands(scope: Pick<EnvironmentScope, 'globalState'>, 
   const handlers: CommandHandlers = {
     ...requestCommands(commands),
     ...curlCommands(commands),
+    ...copyAsCodeCommands(commands, scope.globalState),
     ...tenantCommands(commands),
     ...quotaCommands(commands),
+    ...operationCommands({ ...commands, catalogues: deps.catalogues }),
   };
   return { runner, history, handlers };
 }

@@ -4,6 +4,8 @@ import type { TenantRecord } from '../api/types';
 import { formatQuery } from './requestHistory';
 import { input, isProblemItem, problemItem, settleOnce, title, trackStep, type Step } from './quickInputSteps';
 import { runSteps } from './stepSequence';
+import { acceptPastedCurl } from './curlPasteStep';
+import { isCurlCommand } from '../engine/importers/curl';
 import { askRoute, ensureSignedIn, flowRoute, offerLicenceKey, type FlowDeps, type FlowState } from './sendRequestChecks';
 import {
   methodTakesBody,
@@ -138,6 +140,15 @@ async function pickRequest(deps: FlowDeps, state: FlowState): Promise<Step> {
       refreshItems();
     });
     quickPick.onDidAccept(() => {
+      if (isCurlCommand(quickPick.value)) {
+        // A pasted cURL command: the request it sends goes on to the next steps.
+        void acceptPastedCurl(deps, state, quickPick.value).then((problem) => {
+          if (!problem) return finish('next');
+          quickPick.title = `${baseTitle} · ${problem}`;
+          refreshItems(problem);
+        });
+        return;
+      }
       const selected = quickPick.selectedItems[0];
       if (selected?.part) {
         // Ticks the part (or unticks it) and stays: Enter again on the request goes on.

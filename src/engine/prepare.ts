@@ -6,7 +6,7 @@
 import { isCredentialHeader } from '../api/requestHeaders';
 import * as l10n from '../common/l10n';
 import type { ParsedFile, ParsedRequest } from './parser';
-import { tenantOf } from './parser';
+import { isHttpMethod, tenantOf } from './parser';
 import { pinnedTenant, splitTenants } from './tenantList';
 import { resolveText, type ReferenceProblem, type VariableSources } from './variables';
 
@@ -45,6 +45,7 @@ export interface PrepareOptions {
 }
 
 export function prepareRequest(file: ParsedFile, request: ParsedRequest, sources: VariableSources, options: PrepareOptions): PrepareOutcome {
+  if (!isHttpMethod(request.method)) return { ok: false, message: l10n.t('Unknown method "{0}": nothing was sent.', request.method), problems: [] };
   const problems: ReferenceProblem[] = [];
   const secrets: string[] = [];
   const fill = (text: string) => {
@@ -78,6 +79,9 @@ export function prepareRequest(file: ParsedFile, request: ParsedRequest, sources
     }
     body = request.body.substitute ? fill(content) : content;
   }
+  // Multipart parts are delimited by CRLF (RFC 7578); a request file's lines end with LF.
+  const contentType = Object.entries(headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+  if (body !== undefined && contentType && /^multipart\//i.test(contentType)) body = body.replace(/\r?\n/g, '\r\n').replace(/(?<!\r\n)$/, '\r\n');
   const tenants = splitTenants(fill(tenantOf(file, request) ?? ''));
   // Outside a matrix (a watch, Copy as cURL) a list stands for its first tenant.
   const tenant = pinnedTenant(tenants) ?? options.tenant ?? tenants.find((name) => pinnedTenant([name]) !== undefined);

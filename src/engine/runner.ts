@@ -13,10 +13,13 @@ import { platformPathOf, prepareRequest, requestTenants, type PreparedRequest } 
 import { pinnedTenant } from './tenantList';
 import { resultOf, sendPrepared, type SenderDeps, type SentRequest } from './sender';
 import type { SystemVariableContext } from './systemVariables';
+import type { FileEnvironment } from '../settings/environmentFileSources';
 import { resolveText, type ReferenceProblem, type RequestResult, type VariableSources } from './variables';
 import { checkResponse } from './assertions/checkResponse';
 import type { AssertionResult } from './assertions/evaluateAssertion';
 import { contextKeys, type RunCell } from './runContext';
+import type { ContractAnswer } from '../catalog/contract';
+import type { ContractVerdict } from '../catalog/types';
 
 export interface RequestDocument {
   /** Identifies the file (its URI): results are kept per file. */
@@ -30,7 +33,11 @@ export interface RunnerDeps {
   sender: SenderDeps;
   /** The variables of the environment in force (the editor's active one, the runner's --env), read at each request. */
   environment(): Record<string, string>;
-  system(lookup: (name: string) => string | undefined): SystemVariableContext;
+  /** The environment files' variables for the file with this key (they win over the environment's). */
+  fileEnvironment?(key: string): FileEnvironment;
+  system(lookup: (name: string) => string | undefined, dotenv?: Readonly<Record<string, string>>): SystemVariableContext;
+  /** The catalogues `?? schema` checks answers against (loaded before the first such check). */
+  contracts?: Contracts;
 }
 
 export interface RunOutcome {
@@ -70,6 +77,11 @@ export interface SendOptions {
   bypassCache?: boolean;
 }
 
+/** The catalogues, as `?? schema` reads them: the verdict on an answer, once they are loaded. */
+export interface Contracts {
+  verdictOf(answer: ContractAnswer): Promise<() => ContractVerdict>;
+}
+
 const MAX_DEPENDENCY_DEPTH = 5;
 
 export function labelOf(request: ParsedRequest): string {
@@ -91,7 +103,8 @@ export class RequestFileRunner {
    */
   sources(key: string, file: ParsedFile, cell?: RunCell): VariableSources {
     const fileVariables = new Map(file.variables.map((variable) => [variable.name, variable.value]));
-    const environment = this.deps.environment();
+    const files = this.deps.fileEnvironment?.(key);
+    const environment = files ? { ...this.deps.environment(), ...files.variables } : this.deps.environment();
     const keys = contextKeys(key, cell);
     const own = this.resultsOf(keys.tenant);
     const shared = this.resultsOf(keys.shared);
@@ -100,9 +113,10 @@ export class RequestFileRunner {
       row,
       fileVariables,
       environment,
+      secretNames: files?.secrets,
       requestNames: new Set(file.requests.flatMap((request) => (request.name ? [request.name] : []))),
       result: (name) => own.get(name) ?? shared.get(name),
-      system: this.deps.system((name) => row?.[name] ?? fileVariables.get(name) ?? environment[name]),
+      system: this.deps.system((name) => row?.[name] ?? fileVariables.get(name) ?? environment[name], files?.dotenv),
     };
   }
 
@@ -185,20 +199,22 @@ export class RequestFileRunner {
       outcome.sent = await sendPrepared(prepared.request, this.deps.sender, options);
     } catch (error) {
       outcome.error = describeError(error);
-      this.check(document, file, outcome);
+      await this.check(document, file, outcome);
       return outcome;
     }
     if (request.name) this.remember(this.writeKey(document, file, request, options.cell), request.name, resultOf(prepared.request, outcome.sent.response));
-    this.check(document, file, outcome);
+    await this.check(document, file, outcome);
     return outcome;
   }
 
   /** Checks the request's assertions against whatever answer came, once its own result is remembered. */
-  private check(document: RequestDocument, file: ParsedFile, outcome: RunOutcome): void {
+  private async check(document: RequestDocument, file: ParsedFile, outcome: RunOutcome): Promise<void> {
     const response = outcome.sent?.response ?? outcome.error?.response;
     if (outcome.request.assertions.length === 0 || !response) return;
+    const contracts = this.deps.contracts;
+    const checked = contracts && outcome.request.assertions.some((assertion) => assertion.subject.verdict) ? { ...response, contract: await contracts.verdictOf(response) } : response;
     const sources = this.sources(document.key, file, outcome.cell);
-    outcome.assertions = checkResponse(outcome.request.assertions, response, (text) => resolveText(text, sources));
+    outcome.assertions = checkResponse(outcome.request.assertions, checked, (text) => resolveText(text, sources));
   }
 
   private remember(key: string, name: string, result: RequestResult): void {

@@ -5,6 +5,7 @@
  * base URL or the tenant's cluster to a path, and sends any other address with a plain fetch and no
  * credentials at all. No `vscode` here.
  */
+import { ConnectionProblemError } from '../api/connectionProblems';
 import { ApiError } from '../api/errors';
 import { droppedHeaderWarning } from '../api/requestHeaders';
 import { needsTenant } from '../api/routes';
@@ -112,7 +113,9 @@ async function plainFetch(prepared: PreparedRequest, url: URL, deps: SenderDeps,
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
     });
   } catch (error) {
-    throw new ApiError('network', l10n.t('{0} did not answer: {1}', url.host, error instanceof Error ? error.message : String(error)), { method: prepared.method, url: url.href });
+    const details = { method: prepared.method, url: url.href };
+    if (error instanceof ConnectionProblemError) throw new ApiError(error.errorKind, error.message, details);
+    throw new ApiError('network', l10n.t('{0} did not answer: {1}', url.host, error instanceof Error ? error.message : String(error)), details);
   }
   const bodyText = await answer.text();
   const responseHeaders: Record<string, string> = {};

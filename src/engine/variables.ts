@@ -46,6 +46,8 @@ export interface VariableSources {
   /** File variables as written, the last definition of each name. */
   fileVariables: ReadonlyMap<string, string>;
   environment: Readonly<Record<string, string>>;
+  /** Names of the environment's variables whose values are secrets (from a private environment file). */
+  secretNames?: ReadonlySet<string>;
   /** Names of the file's named requests. */
   requestNames: ReadonlySet<string>;
   result(name: string): RequestResult | undefined;
@@ -129,7 +131,7 @@ function lookup(expression: string, sources: VariableSources, depth: number, pro
     return { ok: true, value, secret: looksSecret(reference.name) };
   }
   const environment = sources.environment[reference.name];
-  if (environment !== undefined) return { ok: true, value: environment, secret: looksSecret(reference.name) };
+  if (environment !== undefined) return { ok: true, value: environment, secret: looksSecret(reference.name) || sources.secretNames?.has(reference.name) === true };
   return { ok: false, problem: { kind: 'unknownVariable', message: l10n.t('The variable {0} is not defined in this file or in the active environment.', reference.name) } };
 }
 

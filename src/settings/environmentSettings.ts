@@ -7,7 +7,7 @@ import { environmentListFrom } from './settingValues';
 import { EDITOR_COMMAND } from '../common/commandIds';
 
 /** The settings an environment overlays (the other tenantApi.* settings are the same in every environment). */
-const OVERLAID = ['authUrl', 'baseUrl', 'clientId', 'scopes', 'allowedHosts', 'routes', 'endpoints', 'environments'];
+const OVERLAID = ['authUrl', 'baseUrl', 'clientId', 'scopes', 'allowedHosts', 'routes', 'endpoints', 'catalogues', 'environments'];
 
 function strings(value: unknown): string[] | undefined {
   return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : undefined;
@@ -59,4 +59,16 @@ export function watchEnvironments(extension: { globalState: vscode.Memento; subs
     }),
   );
   return state;
+}
+
+/**
+ * Adds `{ name }` to tenantApi.environments (it takes the top-level connection settings), where the
+ * setting is kept: the workspace's when it has one or a folder is open, else the user's.
+ */
+export async function addEnvironmentEntry(name: string): Promise<void> {
+  const configuration = vscode.workspace.getConfiguration('tenantApi');
+  const inspected = configuration.inspect<unknown[]>('environments');
+  const inWorkspace = inspected?.workspaceValue !== undefined || (inspected?.globalValue === undefined && (vscode.workspace.workspaceFolders?.length ?? 0) > 0);
+  const current = (inWorkspace ? inspected?.workspaceValue : inspected?.globalValue) ?? [];
+  await configuration.update('environments', [...(Array.isArray(current) ? current : []), { name }], inWorkspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
 }

@@ -14,6 +14,7 @@ import { TenantTreeProvider } from './tenantTree';
 import type { TreeNode } from './tenantTreeModel';
 import { trackWalkthroughProgress } from './walkthroughProgress';
 import { EDITOR_COMMAND } from '../common/commandIds';
+import type { CatalogueSet } from '../catalog/catalogues';
 
 export interface ViewsDeps {
   auth: SessionState;
@@ -26,6 +27,8 @@ export interface ViewsDeps {
    * licence problems, and the first key set completes the walkthrough's licence step.
    */
   licenceKeys?: { onDidChange: Event<{ module: string }>; get(module: string): Promise<LicenceKeyInfo | undefined> };
+  /** The catalogues, whose operations the tree lists. */
+  catalogues?: CatalogueSet;
   /** Parts that outlive an environment (created once by the composition root): the view and the response tabs. */
   shared?: { tenantsView: SwitchableTreeView<TreeNode>; responses: ResponseDocuments };
 }
@@ -49,7 +52,7 @@ export const TENANTS_VIEW_ID = 'tenantApi.tenants';
 export function registerViews(scope: EnvironmentScope, deps: ViewsDeps): Views {
   const logger = deps.logger ?? silentLogger;
   const activeTenant = new ActiveTenantStore(scope.globalState);
-  const tree = new TenantTreeProvider(deps.auth, deps.api, deps.tenants, activeTenant, logger, deps.licenceKeys);
+  const tree = new TenantTreeProvider(deps.auth, deps.api, deps.tenants, activeTenant, logger, deps.licenceKeys, deps.catalogues);
   const tenantsView = deps.shared?.tenantsView ?? new SwitchableTreeView<TreeNode>(TENANTS_VIEW_ID, { showCollapseAll: true });
   const treeView = tenantsView.view;
   const statusBar = new QuotaStatusBar(deps.api.quota, activeTenant, deps.tenants);

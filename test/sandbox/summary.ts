@@ -1,5 +1,6 @@
 // What `npm run sandbox` and `npm start` print: the editor settings that point the extension at a
 // running sandbox, and its users, clients and licence keys.
+import { OPENAPI_DOCUMENTS } from './api/openapi';
 import { SUMMARY_PATH } from './api/resourceApi';
 import { LICENCE_KEYS } from './seed';
 import type { Sandbox } from './types';
@@ -9,11 +10,13 @@ export function editorSettings(sandbox: Sandbox): Record<string, unknown> {
     'tenantApi.authUrl': sandbox.authUrl,
     'tenantApi.baseUrl': sandbox.baseUrl,
     'tenantApi.clientId': sandbox.clients.public.clientId,
-    // The cluster hosts share the base URL's host name (127.0.0.1) on other ports.
-    'tenantApi.allowedHosts': ['127.0.0.1'],
+    // The cluster hosts share the base URL's host name (127.0.0.1 unless started with a host name) on other ports.
+    'tenantApi.allowedHosts': [new URL(sandbox.baseUrl).hostname],
     // The sandbox's static resource (an aggregated summary per tenant): listed under each tenant, its answer cached 5 minutes.
     'tenantApi.routes': [{ prefix: SUMMARY_PATH, host: 'cluster', module: 'efat', cacheSeconds: 300 }],
     'tenantApi.endpoints': [{ label: 'Riepilogo', path: SUMMARY_PATH }],
+    // The sandbox's own OpenAPI descriptions: its operations in the Tenants view, completion, `?? schema`.
+    'tenantApi.catalogues': OPENAPI_DOCUMENTS.map(({ file, host, module }) => ({ source: `${sandbox.baseUrl}/openapi/${file}`, host, ...(module ? { module } : {}) })),
   };
 }
 
@@ -35,6 +38,8 @@ export function summaryJson(sandbox: Sandbox): Record<string, unknown> {
     licenceKeys: keysByModule,
     settings: editorSettings(sandbox),
     options: sandbox.options,
+    // With --tls: the certificate authority to trust (NODE_EXTRA_CA_CERTS or tenant-api --ca-file), and with --client-certificates the client's files.
+    ...(sandbox.tls ? { caFile: sandbox.tls.caFile, ...(sandbox.tls.client ? { clientCertificate: sandbox.tls.client } : {}) } : {}),
   };
 }
 
@@ -45,6 +50,11 @@ export function summaryText(sandbox: Sandbox, settingsTitle = 'VS Code settings 
   lines.push(`  authorization server  ${sandbox.authUrl}   (discovery: ${sandbox.endpoints.discovery})`);
   lines.push(`  base URL              ${sandbox.baseUrl}`);
   sandbox.clusterUrls.forEach((url, i) => lines.push(`  cluster ${i}             ${url}`));
+  if (sandbox.tls) {
+    lines.push('', `HTTPS: trust the certificate authority in ${sandbox.tls.caFile} (NODE_EXTRA_CA_CERTS=${sandbox.tls.caFile}, or tenant-api --ca-file).`);
+    const client = sandbox.tls.client;
+    if (client) lines.push(`  Every server asks for a client certificate: ${client.certFile}, key ${client.keyFile} (passphrase ${client.keyPassphrase}).`);
+  }
   lines.push('', settingsTitle, '');
   lines.push(JSON.stringify(editorSettings(sandbox), null, 2).replace(/^/gm, '  '));
   lines.push('', 'Users (sign in with these):');

@@ -14,6 +14,7 @@ import { readAuthConfiguration as readConfiguration } from '../../settings/authS
 import type { EnvironmentSettings } from '../../settings/environments';
 import type { EnvironmentScope } from '../../settings/environmentScope';
 import { onSettingsChange } from '../../settings/editorSettings';
+import { editorFetch } from '../../settings/networkSettings';
 import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, TenantApiAuthenticationProvider } from './authenticationProvider';
 import { CALLBACK_PATH, SignInController } from './signInController';
 
@@ -122,7 +123,7 @@ function tokenClientFactory(
         value: new TokenClient({
           authUrl: config.authUrl,
           clientId: config.clientId,
-          fetch: fetchImpl ?? ((input, init) => fetch(input, init)),
+          fetch: fetchImpl ?? editorFetch,
           logger,
           getClientSecret: () => store.getClientSecret(),
         }),

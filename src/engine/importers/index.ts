@@ -1,11 +1,16 @@
 /**
  * The importers, one row each: the format is detected from the input (or named), and one importer
- * reads it. A result without a single request is an error, so a front end never writes an empty import.
+ * reads it. A result without a single request (or, for an environment export, an environment file) is
+ * an error, so a front end never writes an empty import.
  */
 import * as l10n from '../../common/l10n';
+import { isEnvironmentFileName } from '../../settings/environmentFiles';
+import { curlImporter } from './curl';
+import { openApiImporter } from './openapi';
+import { postmanImporter } from './postman';
 import { ImportError, type ImportFormat, type Importer, type ImportInput, type ImportResult } from './types';
 
-export const IMPORTERS: readonly Importer[] = [];
+export const IMPORTERS: readonly Importer[] = [openApiImporter, postmanImporter, curlImporter];
 
 export const IMPORT_FORMATS: readonly ImportFormat[] = ['openapi', 'postman', 'curl'];
 
@@ -25,7 +30,8 @@ export async function importRequests(input: ImportInput, format?: ImportFormat, 
   const importer = format ? importers.find((candidate) => candidate.format === format) : detectFormat(input, importers);
   if (!importer) throw new ImportError(l10n.t('Importing {0} is not supported yet.', format ?? ''));
   const result = await importer.read(input);
-  if (result.files.every((file) => file.requests === 0)) throw new ImportError(l10n.t('{0} holds no request to import.', nameOf(input)));
+  const environmentOnly = result.files.some((file) => isEnvironmentFileName(file.path.split('/').pop() ?? ''));
+  if (result.files.every((file) => file.requests === 0) && !environmentOnly) throw new ImportError(l10n.t('{0} holds no request to import.', nameOf(input)));
   return result;
 }
 

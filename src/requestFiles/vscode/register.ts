@@ -11,22 +11,35 @@ import { AssertionFailures } from './assertionFailures';
 import { registerLanguageFeatures } from './languageFeatures';
 import { runInTerminalCommands } from './runInTerminal';
 import { saveToFileCommands } from './saveToFile';
+import { importCommands } from './importCommands';
+import { copyAsCodeFileCommands } from './copyAsCode';
+import { catalogueFileCommands } from './catalogueFiles';
+import { catalogueContracts } from '../../catalog/contract';
+import type { CatalogueSet } from '../../catalog/catalogues';
 import type { TestEnvironments } from './testing/runProfiles';
+import type { FileEnvironment } from '../../settings/environmentFileSources';
 import { registerTestingView, type TestingHooks } from './testing/register';
+import { editorFetch } from '../../settings/networkSettings';
 
 export interface RequestFilesDeps {
   /** The active environment's parts: asked for at each use, never kept (see RequestFileParts). */
   active: () => RequestFileParts;
+  /** The environment files' variables for the request file with this key (its URI), and when they change. */
+  fileEnvironments?: { forKey(key: string): FileEnvironment; onDidChange: vscode.Event<void> };
   /** The one provider of response tabs (src/views). */
   tabs: ResponseDocuments;
   /** The environments: the Testing view has a Run profile for each. */
   environments?: TestEnvironments;
+  /** The active environment's catalogues (completion, hover, body checks, `?? schema`, Add to Request File, Generate). */
+  catalogues?: CatalogueSet;
 }
 
 /** What request files register into and run from: the extension's subscriptions and folder (never its secrets). */
 export interface RequestFilesHost {
   subscriptions: vscode.Disposable[];
   extensionPath: string;
+  /** Where Copy as Code remembers the last language picked. */
+  globalState: vscode.Memento;
 }
 
 /**
@@ -49,11 +62,13 @@ export function registerRequestFiles(host: RequestFilesHost, deps: RequestFilesD
       api,
       tenants,
       baseUrl: () => active().settings().baseUrl,
-      fetch: (input, init) => fetch(input, init),
+      fetch: editorFetch,
       timeoutMs: () => requestTimeoutMs(active().settings()),
     },
     environment,
-    system: (lookup) => defaultSystemContext(lookup),
+    fileEnvironment: deps.fileEnvironments && ((key: string) => deps.fileEnvironments!.forKey(key)),
+    system: (lookup, dotenv) => defaultSystemContext(lookup, dotenv),
+    ...(deps.catalogues ? { contracts: catalogueContracts(deps.catalogues) } : {}),
   });
   const parsed = new ParsedDocuments();
   const failures = new AssertionFailures();
@@ -65,18 +80,25 @@ export function registerRequestFiles(host: RequestFilesHost, deps: RequestFilesD
     knownTenants: () => tenants.known(),
     saveRoute: (rule) => active().saveRoute(rule),
     modules: () => active().modules(),
+    catalogues: deps.catalogues,
   });
   host.subscriptions.push(
     ...features.disposables,
     failures,
     vscode.workspace.onDidOpenTextDocument((document) => {
       if (isRequestDocument(document) && tenants.known() === undefined) loadTenants(features.refresh);
+      // A request file open: its catalogues are needed (routes, completion, body checks).
+      if (isRequestDocument(document)) void deps.catalogues?.ready();
     }),
     // Responses stay for the session (as in REST Client): a closed file, or one whose language another
     // extension changes (close + open), still chains. Deleted files drop theirs.
     vscode.workspace.onDidDeleteFiles((event) => event.files.forEach((uri) => runner.forget(uri.toString()))),
   );
-  if (vscode.workspace.textDocuments.some(isRequestDocument)) loadTenants(features.refresh);
+  if (vscode.workspace.textDocuments.some(isRequestDocument)) {
+    loadTenants(features.refresh);
+    void deps.catalogues?.ready();
+  }
+  if (deps.fileEnvironments) host.subscriptions.push(deps.fileEnvironments.onDidChange(() => features.refresh()));
   const cost = { quota: { reading: (organization: string) => api.quota.reading(organization) }, routeFor: (path: string) => api.routeFor(path), licenceOrganization: (module: string, tenant?: string) => active().licenceOrganization(module, tenant) };
   const testing = deps.environments && registerTestingView(host.subscriptions, { runner, parsed, tenants, cost, environments: deps.environments });
   const handlers = {
@@ -94,6 +116,9 @@ export function registerRequestFiles(host: RequestFilesHost, deps: RequestFilesD
     }),
     ...saveToFileCommands({ history: () => active().history.entries(), knownTenants: () => tenants.known() }),
     ...runInTerminalCommands({ extensionPath: host.extensionPath, environmentName: () => active().environmentName() }),
+    ...catalogueFileCommands(deps.catalogues),
+    ...importCommands(),
+    ...copyAsCodeFileCommands({ api, tenants, runner, parsed, baseUrl: () => active().settings().baseUrl, state: host.globalState }),
   };
   return { handlers, testing };
 }

@@ -19,10 +19,10 @@ describe('tenant-api from npm pack, installed into an empty folder', function ()
 
   before(async () => {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-pack-'));
-    // prepack builds dist/cli.js; the package carries it and nothing of src/.
+    // prepack builds dist/cli.js (and dist/catalog.js, the libraries it loads for a catalogue); the package carries them and nothing of src/.
     const packed = JSON.parse(execFileSync(npm, ['pack', '--json', '--pack-destination', scratch], { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' })) as Array<{ filename: string; files: Array<{ path: string }> }>;
     const files = packed[0].files.map((file) => file.path).sort();
-    assert.deepEqual(files, ['CHANGELOG.md', 'LICENSE', 'README.md', 'dist/cli.js', 'package.json']);
+    assert.deepEqual(files, ['CHANGELOG.md', 'LICENSE', 'README.md', 'dist/catalog.js', 'dist/cli.js', 'package.json']);
     project = path.join(scratch, 'project');
     fs.mkdirSync(project);
     fs.writeFileSync(path.join(project, 'package.json'), '{ "name": "ci-job", "private": true }\n');
@@ -40,6 +40,14 @@ describe('tenant-api from npm pack, installed into an empty folder', function ()
   it('npx tenant-api --version prints the package version', () => {
     const version = execFileSync(npx, ['--no-install', 'tenant-api', '--version'], { cwd: project, encoding: 'utf8', shell: process.platform === 'win32' }).trim();
     assert.equal(version, JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')).version);
+  });
+
+  it('the installed runner imports an OpenAPI description: the libraries it loads for it are in the package', async () => {
+    fs.writeFileSync(path.join(project, 'efat.json'), await (await fetch(`${sandbox.baseUrl}/openapi/core.json`)).text());
+    const bin = path.join(project, 'node_modules', 'tenant-api-workbench', 'dist', 'cli.js');
+    const result = await runRunner(['import', 'efat.json', '--out', 'imported'], project, {}, '', bin);
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(fs.readFileSync(path.join(project, 'imported', 'configurazioni.http'), 'utf8'), /^GET \/api\/configurazioni$/m);
   });
 
   it('the installed runner runs the smoke file against the sandbox', async () => {

@@ -22,6 +22,7 @@ const under = (folder: string) => (file: string) => file === folder || file.star
 export const LAYERS: ReadonlyArray<{ folder: string; why: string }> = [
   { folder: 'src/common', why: 'small shared interfaces every layer uses' },
   { folder: 'src/api', why: 'the client, the tenant directory and resolver, the header policy: any front end needs them, and they need no sign-in code (the token source is an interface in src/common)' },
+  { folder: 'src/catalog', why: 'the OpenAPI catalogues in plain Node (reading, references, operations, the routes they imply, schema checks): the settings, the engine and every front end read them; they need only src/api\'s route types and header policy' },
   { folder: 'src/settings', why: 'reads the configuration into the shapes the layers above take' },
   { folder: 'src/auth', why: 'sign-in, configured by src/settings, giving tokens to the client through src/common\'s interface' },
   { folder: 'src/coordination', why: 'shares the sessions and the rate-limit ledger of src/auth and src/api between windows' },
@@ -61,6 +62,12 @@ export const IMPORT_RULES: readonly ImportRule[] = [
     name: 'src/auth has no vscode outside src/auth/vscode',
     why: 'sign-in logic is tested in plain Node; only the provider, the sign-in UI and their registration touch the editor',
     covers: (file) => under('src/auth')(file) && !under('src/auth/vscode')(file),
+    forbids: (target) => target === 'vscode',
+  },
+  {
+    name: 'src/catalog has no vscode',
+    why: 'the catalogues are read, matched and checked in plain Node: the command line uses them too',
+    covers: under('src/catalog'),
     forbids: (target) => target === 'vscode',
   },
   {

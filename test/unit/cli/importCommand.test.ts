@@ -83,4 +83,18 @@ describe('tenant-api import', () => {
     assert.equal(await runCli(parseArguments(['import', '-']), deps), 2);
     assert.match(ws.err.join('\n'), /not a format tenant-api can import/);
   });
+
+  it('a collection, then its environment, into one folder: the environment file takes both in; a broken one stops the import', async () => {
+    const ws = workspace();
+    const deps = { ...ws.deps(), importers: undefined };
+    const collection = { info: { name: 'Shop', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' }, variable: [{ key: 'baseUrl', value: 'http://127.0.0.1:1' }], item: [{ name: 'List', request: { method: 'GET', url: '{{baseUrl}}/v10/user-tenants' } }] };
+    const environment = { name: 'Sandbox', values: [{ key: 'baseUrl', value: 'http://127.0.0.1:2', enabled: true }], _postman_variable_scope: 'environment' };
+    fs.writeFileSync(path.join(ws.dir, 'shop.json'), JSON.stringify(collection));
+    fs.writeFileSync(path.join(ws.dir, 'sandbox.json'), JSON.stringify(environment));
+    await importCommand(parseArguments(['import', 'shop.json']), deps);
+    await importCommand(parseArguments(['import', 'sandbox.json']), deps);
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(ws.dir, 'http-client.env.json'), 'utf8')), { $shared: { baseUrl: 'http://127.0.0.1:1' }, Sandbox: { baseUrl: 'http://127.0.0.1:2' } });
+    fs.writeFileSync(path.join(ws.dir, 'http-client.env.json'), '{"a": }');
+    await assert.rejects(importCommand(parseArguments(['import', 'sandbox.json']), deps), (e: unknown) => e instanceof ImportFailed && /^http-client\.env\.json:1:7: .*nothing was written\.$/.test(e.message));
+  });
 });
