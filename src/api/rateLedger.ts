@@ -31,7 +31,7 @@ export type Withdraw = () => void;
  * on several machines (src/coordination/redis RedisRateLedger). Each grants in the order asked
  * (front asks first) and keeps the calls of everyone who shares it within the limits; a 429 pause
  * holds all of them. The RequestScheduler is the queue in front of one (positions, length limit,
- * cancellation); the contract every ledger keeps is test/unit/coordination/ledgerContract.ts.
+ * cancellation); the contract every ledger keeps is test/http/coordination/ledgerContract.http.test.ts.
  */
 export interface RateLedger {
   ask(ask: SlotAsk): Withdraw;

@@ -12,8 +12,8 @@ import type { AnswerTiming, DoneHow, EndedCall } from './protocol';
  * this machine: a window's side of it (its calls, their slots), the rate part of its channel to the
  * other windows (windowChannel.ts, which joins the broker or becomes it through brokerRole.ts).
  *
- * Invariant: the calls of all windows together keep the guarantee that one window's scheduler
- * gives its own calls (see RequestScheduler and countTimeEstimate.ts): no interval of a limit's
+ * Invariant: the calls of all windows together keep the guarantee that one window's own log
+ * gives its calls (see LocalLedger and countTimeEstimate.ts): no interval of a limit's
  * window holds more than its `max` calls counted by the server.
  *
  * Why it holds:
@@ -22,7 +22,7 @@ import type { AnswerTiming, DoneHow, EndedCall } from './protocol';
  *    lock and after a second failed connection (election.ts), so two windows never both grant. A
  *    window takes a slot only from the broker it has joined: its own process (direct calls) or the
  *    one at the other end of an open connection that proved the user's key.
- * 2. The broker's engine is a RequestScheduler holding every window's calls: a call counts in
+ * 2. The broker's engine is a LocalLedger holding every window's calls: a call counts in
  *    every window from its grant until its window reports how it ended. An answered call is then
  *    logged as countTimeEstimate.ts argues for one window, with two changes that only move entries
  *    later: its answer time is when the report reaches the broker (after the answer reached the

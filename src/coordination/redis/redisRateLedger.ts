@@ -16,7 +16,7 @@ import { RedisOutage, type Waiter } from './redisOutage';
 
 /*
  * One application's rate-limit ledger in Redis, for every process on every machine that reaches it
- * (CI runners, editors). Same contract and same guarantee as RequestScheduler: no interval of a
+ * (CI runners, editors). Same contract and same guarantee as the local log (LocalLedger): no interval of a
  * limit's window holds more than its `max` calls counted by the server.
  *
  * Why it holds:
