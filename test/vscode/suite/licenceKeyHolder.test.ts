@@ -63,8 +63,8 @@ describe('Set Licence Key from the palette: the key, a label, and the organizati
 
   async function organizationRows(): Promise<string[]> {
     await step('Which organization holds this licence?');
+    // The items come in one go (showQuickPick's promise): the first row says they are there.
     await driver.waitFor(ROW, { timeoutMs: 10_000 });
-    await new Promise((resolve) => setTimeout(resolve, 300));
     return (await driver.text(LIST)).split('\n').map((line) => line.trim()).filter(Boolean);
   }
 
@@ -72,8 +72,8 @@ describe('Set Licence Key from the palette: the key, a label, and the organizati
   /** The rows of the tenant question: each tenant once, by name and code. */
   async function tenantRows(): Promise<string[]> {
     await step(COVER);
+    // The items come in one go: the first row says they are there (their ticks follow: see checkedCount's callers).
     await driver.waitFor(ROW, { timeoutMs: 15_000 });
-    await new Promise((resolve) => setTimeout(resolve, 300));
     return (await driver.text(LIST)).split('\n').map((line) => line.trim()).filter(Boolean);
   }
   /** Ticks a tenant's row with a click on it, as a user does in a list with checkboxes. */
@@ -172,7 +172,9 @@ describe('Set Licence Key from the palette: the key, a label, and the organizati
     await (await keys()).set('efat', { key: sandboxKey('efat').key, label: 'efat', organization: 'Bianchi Alimentari', tenantIds: [tenant('BA-PR').id] });
     const running = Promise.resolve(vscode.commands.executeCommand('tenantApi.setLicenceKey', { module: 'core', key: sandboxKey('core').key, label: 'core' }));
     await tenantRows();
-    assert.equal(await checkedCount(), 2, 'the core key\'s two tenants are ticked');
+    // The ticks are set after the items: the state once they are shown, not the list's first frame.
+    const ticked = await waitFor(async () => ((await checkedCount()) >= 2 ? checkedCount() : undefined), { what: 'the core key\'s tenants ticked' });
+    assert.equal(ticked, 2, 'the core key\'s two tenants are ticked');
     await tick(tenant('BA-PR').descrizioneAmbienteDati);
     await driver.press('Enter');
     await driver.waitFor(`${WIDGET} .quick-input-title:has-text("a licence is one organization")`, { timeoutMs: 10_000 });

@@ -84,7 +84,7 @@ describe('Send Request: each problem at its step (signed out, licence key, failu
     });
     assert.equal(await driver.count(VISIBLE_INPUT), 0, 'nothing is asked before the sign-in');
     await driver.screenshot('send-request-signed-out');
-    await driver.clickNotificationButton('Sign In');
+    await driver.clickNotificationButton('Sign In', { message: 'Send Request needs you to be signed in' });
     await driver.waitFor(TITLE('Send Request: path'), { timeoutMs: 60_000 });
     assert.ok((await suite.auth.getAccounts()).some((account) => account.id === mario().sub), 'signed in before the flow goes on');
     await step('Send Request: path', '/api/configurazioni');
@@ -124,7 +124,7 @@ describe('Send Request: each problem at its step (signed out, licence key, failu
 
     // Set Licence Key from the failure's notification: the same request goes again, without asking.
     let before = suite.sandbox.requests.length;
-    await driver.clickNotificationButton('Set Licence Key', { timeoutMs: 15_000 });
+    await driver.clickNotificationButton('Set Licence Key', { message: 'No licence key is set for the module "core"', timeoutMs: 15_000 });
     await typeLicenceKey();
     await waitFor(() => received(before, '/api/configurazioni', 200), { what: 'the request to be sent again once the key was set' });
 
@@ -134,7 +134,7 @@ describe('Send Request: each problem at its step (signed out, licence key, failu
     const missing = (await vscode.commands.executeCommand('tenantApi.sendRequest', { method: 'GET', path: '/api/does-not-exist', preview: false })) as Summary;
     assert.equal(missing.status, 404);
     assert.equal(api.history()[0].error, 'http');
-    await driver.clickNotificationButton('Re-run', { timeoutMs: 15_000 });
+    await driver.clickNotificationButton('Re-run', { message: 'The server answered 404', timeoutMs: 15_000 });
     await waitFor(() => suite.sandbox.requests.slice(before).filter((request) => request.path === '/api/does-not-exist').length === 2 || undefined, {
       what: 'the 404 to be sent again from Re-run',
     });
