@@ -25,7 +25,8 @@ const builds = [
     entryPoints: ['src/extension.ts'],
     outfile: 'dist/extension.js',
     minify: production,
-    sourcemap: production ? 'linked' : 'inline',
+    // Production: the map is written beside the bundle (to read a user's stack trace) but not linked from it, and .vscodeignore leaves it out of the .vsix.
+    sourcemap: production ? 'external' : 'inline',
     sourcesContent: !production,
   },
   {
@@ -52,6 +53,19 @@ const builds = [
     entryPoints: ['src/engine/codeSnippets.ts'],
     outfile: 'dist/codeSnippets.js',
     minify: production,
+  },
+  {
+    // The webviews' scripts and styles (the table view, the usage panel): for the browser, out of the
+    // activation bundle, each page loading only its own file from dist/webview/.
+    entryPoints: { table: 'src/webview/table/main.ts', usage: 'src/webview/usage/main.ts' },
+    outdir: 'dist/webview',
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'chrome120',
+    logLevel: 'info',
+    minify: production,
+    sourcemap: production ? false : 'inline',
   },
 ];
 

@@ -42,6 +42,9 @@ import { SwitchableTreeView } from './views/switchableTreeView';
 import type { TreeNode } from './views/tenantTreeModel';
 import { EnvironmentStatusBar } from './views/environmentStatusBar';
 import { WatchStatusBar } from './views/watchStatusBar';
+import { TablePanels } from './views/table/tablePanels';
+import { applicationUsage, type ApplicationUsage } from './views/usage/applicationUsage';
+import { UsagePanel } from './views/usage/usagePanel';
 import { Watches } from './commands/watches';
 import { watchCommands } from './commands/watchCommands';
 
@@ -74,6 +77,7 @@ export async function activate(context: vscode.ExtensionContext) {
   const sharedLedger = applicationLedgers(windows, readLedgerUrl());
   const schedulers = new KeyedPool((key) => createApplicationScheduler(globalSettings, logger, { ledger: sharedLedger(key), quota: quotas.get(key) }));
   context.subscriptions.push(schedulers, quotas);
+  const { usage, usageChanges } = usageRecords(context, quotas, schedulers);
 
   const views = {
     tenantsView: new SwitchableTreeView<TreeNode>(TENANTS_VIEW_ID, { showCollapseAll: true }),
@@ -82,7 +86,7 @@ export async function activate(context: vscode.ExtensionContext) {
   };
   context.subscriptions.push(views.tenantsView, views.responses);
   const { watches, watchStatusBar } = startWatches(context, environments, views.responses, logger, () => scopes.current());
-  const shared: SharedParts = { log, schedulers, quotas, views, windows, watches, catalogues };
+  const shared: SharedParts = { log, schedulers, quotas, usage, views, windows, watches, catalogues };
 
   const storage = { secrets: context.secrets, globalState: context.globalState, extensionId: context.extension.id };
   const scopes = new EnvironmentScopes(storage, environments, (scope) => buildEnvironment(scope, shared), logger, (previous, next) => !sameApplication(previous, next));
@@ -94,7 +98,8 @@ export async function activate(context: vscode.ExtensionContext) {
   const requestFiles = registerRequestFiles({ subscriptions: context.subscriptions, extensionPath: context.extensionPath, globalState: context.globalState }, { active: () => active().requestFiles, tabs: views.responses, environments, catalogues, fileEnvironments });
   // Every command, from one place: the active environment's run in its parts at each use.
   const watchHandlers = watchCommands({ watches, responses: views.responses, history: () => active().commands.history.entries() });
-  registerCommands(context.subscriptions, { ...environmentCommands(environments, environmentFiles), ...requestFiles.handlers, ...wholeResponses.commands(), ...watchHandlers }, () => active().handlers);
+  const viewCommands = { ...wholeResponses.commands(), ...webviewPanels(context, views.responses, usage, usageChanges, environments, active) };
+  registerCommands(context.subscriptions, { ...environmentCommands(environments, environmentFiles), ...requestFiles.handlers, ...viewCommands, ...watchHandlers }, () => active().handlers);
 
   // For the in-editor tests only (development and test runs): nothing secret is exported in production.
   // They follow a switch of environment (a test may keep the object).
@@ -117,6 +122,33 @@ export async function activate(context: vscode.ExtensionContext) {
     testing: requestFiles.testing,
     activationMs: performance.now() - started,
   }));
+}
+
+/** Each application's usage (readings, stops, pauses, calls per minute), kept across reloads for the usage panel. */
+function usageRecords(context: vscode.ExtensionContext, quotas: KeyedPool<QuotaTracker>, schedulers: KeyedPool<ApplicationScheduler>) {
+  const usageChanges = new vscode.EventEmitter<void>();
+  const usage = new KeyedPool((key) => applicationUsage(key, context.globalState, quotas.get(key), schedulers.get(key).scheduler, () => usageChanges.fire()));
+  context.subscriptions.push(usage, usageChanges);
+  return { usage, usageChanges };
+}
+
+/** The table view of the response tabs and the usage panel (the active environment's application's): their commands. */
+function webviewPanels(
+  context: vscode.ExtensionContext,
+  responses: ResponseDocuments,
+  usage: KeyedPool<ApplicationUsage>,
+  usageChanges: vscode.EventEmitter<void>,
+  environments: ReturnType<typeof watchEnvironments>,
+  active: () => Pick<EnvironmentParts, 'licenceKeys' | 'client'>,
+) {
+  const tables = new TablePanels(context.extensionUri, responses);
+  const usagePanel = new UsagePanel(context.extensionUri, {
+    usage: () => usage.get(applicationKey(environments.active().settings)),
+    keyOrganizations: async () => (await active().licenceKeys.list(active().client.modules())).map((key) => key.organization),
+    onDidChange: (listener) => vscode.Disposable.from(usageChanges.event(listener), environments.onDidChange(() => listener())),
+  });
+  context.subscriptions.push(tables, usagePanel);
+  return { ...tables.commands(), ...usagePanel.commands() };
 }
 
 /** Each application's ledger: with tenantApi.ledger.url in Redis, shared with other machines too; else this machine's windows'. */
@@ -171,6 +203,8 @@ interface SharedParts {
   /** One scheduler and one quota tracker per application (authUrl + clientId): they outlive a switch. */
   schedulers: KeyedPool<ApplicationScheduler>;
   quotas: KeyedPool<QuotaTracker>;
+  /** Each application's usage record: the active one's starts recording when its environment is built. */
+  usage: KeyedPool<ApplicationUsage>;
   views: NonNullable<ViewsDeps['shared']>;
   windows: WindowCoordination;
   watches: Watches;
@@ -190,9 +224,10 @@ interface EnvironmentParts {
 }
 
 /** The active environment's parts (sign-in, client, tenants, commands, views), in its scope. */
-function buildEnvironment(scope: EnvironmentScope, { log, schedulers, quotas, views: shared, windows, watches, catalogues }: SharedParts): EnvironmentParts {
+function buildEnvironment(scope: EnvironmentScope, { log, schedulers, quotas, usage, views: shared, windows, watches, catalogues }: SharedParts): EnvironmentParts {
   const { environment } = scope;
   const settings = () => environment().settings;
+  usage.get(applicationKey(settings()));
   const named = () => (environment().isDefault ? {} : { name: environment().name });
   const auth = registerAuthentication(scope, {
     log,

@@ -86,6 +86,7 @@ export function createTenantApi(deps: TenantApiDeps): { client: ApiClient; licen
 
 /** An application's scheduler and the window-shared ledger behind it, disposed together. */
 export interface ApplicationScheduler {
+  /** Its calls and their waits are told (onDidCall) for the usage panel. */
   readonly scheduler: RequestScheduler;
   dispose(): void;
 }
@@ -115,6 +116,6 @@ export function createApplicationScheduler(
   const ledger = shared
     ? shared.ledger({ quota: shared.quota, limits: APPLICATION_LIMITS, safetyMarginMs, logger })
     : new LocalLedger({ clock: systemClock, limits: APPLICATION_LIMITS, safetyMarginMs, logger });
-  const scheduler = new RequestScheduler({ ledger, maxQueueLength: () => settings().maxQueueLength });
+  const scheduler = new RequestScheduler({ ledger, maxQueueLength: () => settings().maxQueueLength, clock: systemClock });
   return { scheduler, dispose: () => scheduler.dispose() };
 }

@@ -1,10 +1,13 @@
+import type { Clock } from '../common/clock';
 import { Emitter, type Disposable } from '../common/event';
+import { countedSlot, type MeteredCall } from './countedSlot';
 import { apiErrors } from './errors';
 import { LocalLedger, type LocalLedgerOptions } from './localLedger';
 import type { RateLedger, Slot, Withdraw } from './rateLedger';
 import type { QueueState, QueueView } from './types';
 
 export type { RateLedger, Slot, SlotAsk } from './rateLedger';
+export type { MeteredCall } from './countedSlot';
 
 export interface AcquireOptions {
   signal?: AbortSignal;
@@ -18,6 +21,8 @@ export interface RequestSchedulerOptions {
   /** Where the slots come from; the scheduler owns it (disposed with it). */
   ledger: RateLedger;
   maxQueueLength: () => number;
+  /** The ledger's clock: a call's wait and when it left (onDidCall). */
+  clock: Pick<Clock, 'now' | 'monotonic'>;
 }
 
 interface Waiter {
@@ -25,6 +30,8 @@ interface Waiter {
   reject(error: unknown): void;
   options: AcquireOptions;
   position: number;
+  /** Monotonic ms when it asked. */
+  askedAt: number;
   withdraw?: Withdraw;
   detachAbort?: () => void;
 }
@@ -33,11 +40,16 @@ interface Waiter {
  * The queue of one application's calls in front of its rate-limit ledger: positions, the length
  * limit, cancellation and retries to the front. Each waiting call asks the ledger in queue order and
  * leaves the queue when the ledger grants it a slot; the ledger decides when (see RateLedger).
+ * Each call it let go is told once it counts (onDidCall, with its wait in the queue): the usage panel's
+ * calls per minute and waits.
  */
 export class RequestScheduler implements QueueView, Disposable {
   private readonly queue: Waiter[] = [];
   private readonly changes = new Emitter<QueueState>();
   readonly onDidChange = this.changes.event;
+  private readonly calls = new Emitter<MeteredCall>();
+  /** A call counted (sent, or ended without a send marked; not a slot given back unsent), with its wait. */
+  readonly onDidCall = this.calls.event;
   private readonly ledgerSubscription: Disposable;
   private notifying = false;
   private disposed = false;
@@ -70,7 +82,7 @@ export class RequestScheduler implements QueueView, Disposable {
       return Promise.reject(apiErrors.queueFull(this.options.maxQueueLength()));
     }
     return new Promise<Slot>((resolve, reject) => {
-      const waiter: Waiter = { resolve, reject, options, position: 0 };
+      const waiter: Waiter = { resolve, reject, options, position: 0, askedAt: this.options.clock.monotonic() };
       if (options.signal) {
         const signal = options.signal;
         const onAbort = () => this.leave(waiter, apiErrors.cancelled());
@@ -106,6 +118,7 @@ export class RequestScheduler implements QueueView, Disposable {
     this.options.ledger.dispose();
     this.changes.fire(this.state);
     this.changes.dispose();
+    this.calls.dispose();
   }
 
   private granted(waiter: Waiter, slot: Slot): void {
@@ -114,7 +127,8 @@ export class RequestScheduler implements QueueView, Disposable {
     this.queue.splice(index, 1);
     waiter.detachAbort?.();
     waiter.options.onPosition?.(0);
-    waiter.resolve(slot);
+    const waitedMs = Math.max(0, this.options.clock.monotonic() - waiter.askedAt);
+    waiter.resolve(countedSlot(slot, () => this.calls.fire({ at: this.options.clock.now(), waitedMs })));
     this.afterGrants();
   }
 
@@ -153,5 +167,5 @@ export class RequestScheduler implements QueueView, Disposable {
 /** A scheduler over this process's own log (LocalLedger): one process, no sharing. */
 export function localScheduler(options: LocalLedgerOptions & { maxQueueLength: () => number }): RequestScheduler {
   const { maxQueueLength, ...ledger } = options;
-  return new RequestScheduler({ ledger: new LocalLedger(ledger), maxQueueLength });
+  return new RequestScheduler({ ledger: new LocalLedger(ledger), maxQueueLength, clock: options.clock });
 }

@@ -40,6 +40,8 @@ export const COMMAND = {
   pasteCurlAsRequest: 'tenantApi.pasteCurlAsRequest',
   copyAsCode: 'tenantApi.copyAsCode',
   requestFileCopyAsCode: 'tenantApi.requestFile.copyAsCode',
+  openAsTable: 'tenantApi.openAsTable',
+  showUsage: 'tenantApi.showUsage',
 } as const;
 
 /** Commands the extension runs itself (tree items, links): registered, never contributed. */

@@ -74,26 +74,34 @@ export function presentQuota(reading: QuotaReading | undefined, options: Present
   const severity = withForecast(severityFor(percent, options.thresholds ?? DEFAULT_THRESHOLDS, options.blocked), options.forecast);
   const used = formatCount(reading.used, locale);
   const limit = formatCount(reading.limit, locale);
-  const tooltip = [
-    l10n.t('**Organization:** {0}', reading.organization),
-  ];
+  const tooltip = [l10n.t('**Organization:** {0}', reading.organization), ...quotaLines(reading, options)];
+  tooltip.push(l10n.t('Click to open the usage panel: the week of every organization and the rate limit.'));
+  return { text: `${ICON} ${used}/${limit}`, tooltip, severity, percent };
+}
+
+/** A reading's lines (Markdown): its key, the week's usage, when it was seen, the forecast, a stop. */
+export function quotaLines(reading: QuotaReading, options: PresentOptions): string[] {
+  const locale = options.locale ?? 'en';
+  const percent = usagePercent(reading);
+  const used = formatCount(reading.used, locale);
+  const limit = formatCount(reading.limit, locale);
+  const lines: string[] = [];
   if (reading.keyLabel) {
-    tooltip.push(
+    lines.push(
       reading.module
         ? l10n.t('**Licence key:** {0} ({1})', reading.keyLabel, reading.module)
         : l10n.t('**Licence key:** {0}', reading.keyLabel),
     );
   }
-  tooltip.push(
+  lines.push(
     percent === undefined
       ? l10n.t('**Used this week:** {0} of {1}', used, limit)
       : l10n.t('**Used this week:** {0} of {1} ({2} %)', used, limit, formatPercent(percent, locale)),
   );
-  tooltip.push(l10n.t('**Seen:** {0}', formatSeen(reading.seenAt, options.now, locale)));
-  if (options.forecast) tooltip.push(...forecastLines(options.forecast, { now: options.now, locale, invalidResetSetting: options.invalidResetSetting }));
-  if (options.blocked) tooltip.push(l10n.t('Calls for this organization are stopped until you resume them.'));
-  tooltip.push(l10n.t('Click to see the usage of every organization.'));
-  return { text: `${ICON} ${used}/${limit}`, tooltip, severity, percent };
+  lines.push(l10n.t('**Seen:** {0}', formatSeen(reading.seenAt, options.now, locale)));
+  if (options.forecast) lines.push(...forecastLines(options.forecast, { now: options.now, locale, invalidResetSetting: options.invalidResetSetting }));
+  if (options.blocked) lines.push(l10n.t('Calls for this organization are stopped until you resume them.'));
+  return lines;
 }
 
 export function formatSeen(seenAt: number, now: number, locale = 'en'): string {

@@ -157,7 +157,7 @@ async function measureOverhead() {
   const settings = () => ({ baseUrl, allowedHosts: [], routes: [], endpoints: [], requestTimeoutSeconds: 30, safetyMarginMs: 0, maxQueueLength: 10, maxRetries: 0 });
   const scheduler = (withLedger: boolean) =>
     withLedger
-      ? new RequestScheduler({ ledger, maxQueueLength: () => 10 })
+      ? new RequestScheduler({ ledger, maxQueueLength: () => 10, clock: systemClock })
       : localScheduler({ clock: systemClock, limits: unlimited, safetyMarginMs: () => 0, maxQueueLength: () => 10 });
   const shared = new ApiClient({ settings, tokens: { getAccessToken: async () => 't' }, licenceKeys: keys, scheduler: scheduler(true) });
   const alone = new ApiClient({ settings, tokens: { getAccessToken: async () => 't' }, licenceKeys: keys, scheduler: scheduler(false) });

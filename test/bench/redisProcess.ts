@@ -62,7 +62,7 @@ async function main(): Promise<void> {
     licenceKeys: keys,
     timeScale: options.scale,
     quota,
-    scheduler: new RequestScheduler({ ledger, maxQueueLength: () => options.calls + 10 }),
+    scheduler: new RequestScheduler({ ledger, maxQueueLength: () => options.calls + 10, clock: systemClock }),
   });
   // Warm fetch's and the client's code paths with a client of its own (as windowProcess.ts does).
   const warm = new ApiClient({ settings, tokens: { getAccessToken: async () => options.token }, licenceKeys: keys, timeScale: options.scale });

@@ -60,7 +60,7 @@ async function main(): Promise<void> {
     licenceKeys: keys,
     timeScale: options.scale,
     quota,
-    scheduler: new RequestScheduler({ ledger, maxQueueLength: () => options.calls + 10 }),
+    scheduler: new RequestScheduler({ ledger, maxQueueLength: () => options.calls + 10, clock: systemClock }),
   });
   // Warm fetch's and the client's code paths with a client of its own (as test/bench/index.ts does),
   // so that the measured client starts with nothing learned but does not pay the first compilation.

@@ -216,7 +216,7 @@ async function measureOverhead() {
   if (!ledger.sharing || ledger.sharing.isBroker) throw new Error('the overhead window should have joined the broker process');
   const scheduler = (withLedger: boolean) =>
     withLedger
-      ? new RequestScheduler({ ledger, maxQueueLength: () => 10 })
+      ? new RequestScheduler({ ledger, maxQueueLength: () => 10, clock: systemClock })
       : localScheduler({ clock: systemClock, limits: unlimited, safetyMarginMs: () => 0, maxQueueLength: () => 10 });
   const shared = new ApiClient({ settings, tokens: { getAccessToken: async () => 't' }, licenceKeys: keys, quota, scheduler: scheduler(true) });
   const alone = new ApiClient({ settings, tokens: { getAccessToken: async () => 't' }, licenceKeys: keys, scheduler: scheduler(false) });

@@ -77,12 +77,16 @@ export function summaryText(sandbox: Sandbox, settingsTitle = 'VS Code settings 
 /** What `npm start`'s summary calls the settings it has put in the editor it opens (editorSettings). */
 export const SETTINGS_TITLE = 'The editor opens with these settings (its settings.json):';
 
-/** What a newcomer does in the editor: the extension calls a resource only once its module's licence key is set. */
+/**
+ * What a newcomer does in the editor: the README's "Your first request", with the sandbox's users and
+ * keys. The extension calls a resource only once its module's licence key is set.
+ */
 export const NEXT_STEPS = [
-  'In the editor: 1. Tenant API: Sign In, as one of the users above.',
-  '               2. Tenant API: Set Licence Key, once per module, with a key above of the organization of',
-  '                  your tenant (core serves /api/..., efat serves /efat/...); until then the extension does',
-  '                  not call those resources: it says the key is missing and offers Set Licence Key.',
-  '               3. Open a resource in the Tenants view, run Tenant API: Send Request, or press',
-  '                  "Send (Tenant API)" above a request of example.http (open in the editor).',
+  'In the editor, your first request (as in the README):',
+  '  1. Sign in: Tenant API: Sign In, as one of the users above (mario.rossi has tenants of two organizations).',
+  '  2. Set a licence key: Tenant API: Set Licence Key, once per module (core serves /api/..., efat serves',
+  '     /efat/...), with a key above of your tenant\'s organization; then tick the tenants it covers. Until',
+  '     then the extension does not call those resources: it says the key is missing and offers Set Licence Key.',
+  '  3. Send: open the Tenant API view and click a resource of a tenant, or run Tenant API: Send Request and',
+  '     type GET /efat/api/v1/ditte, or press "Send (Tenant API)" above a request of example.http (open in the editor).',
 ].join('\n');

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { OPENAPI_DOCUMENTS } from '../../sandbox/api/openapi';
-import { buildRunner, runRunner, sandboxWorkspace } from './runnerProcess';
+import { buildRunner, passwordGrantEnv, runRunner, sandboxWorkspace } from './runnerProcess';
 
 describe('tenant-api import, then run, against the sandbox', function () {
   this.timeout(120_000);
@@ -22,14 +22,7 @@ describe('tenant-api import, then run, against the sandbox', function () {
     const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8').replace(/^\/\/.*\n/, '')) as Record<string, unknown>;
     settings['tenantApi.catalogues'] = OPENAPI_DOCUMENTS.map(({ file, host, module }) => ({ source: `${sandbox.baseUrl}/openapi/${file}`, host, ...(module ? { module } : {}) }));
     fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
-    const key = (module: string) => sandbox.licenceKeys.find((k) => k.organizationId === 'org-rossi' && k.module === module)!.key;
-    env = {
-      TENANT_API_CLIENT_SECRET: sandbox.clients.password.clientSecret,
-      TENANT_API_USERNAME: 'mario.rossi',
-      TENANT_API_PASSWORD: sandbox.users.find((user) => user.username === 'mario.rossi')!.password,
-      TENANT_API_KEY_CORE: key('core'),
-      TENANT_API_KEY_EFAT: key('efat'),
-    };
+    env = passwordGrantEnv(sandbox);
   });
   after(async () => {
     await sandbox.close();

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startSandbox, type Sandbox } from '../../sandbox';
-import { REPO, runRunner, sandboxWorkspace } from './runnerProcess';
+import { passwordGrantEnv, REPO, runRunner, sandboxWorkspace } from './runnerProcess';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
@@ -54,14 +54,7 @@ describe('tenant-api from npm pack, installed into an empty folder', function ()
     const workspace = sandboxWorkspace(sandbox, sandbox.clients.password.clientId);
     try {
       fs.copyFileSync(path.join(REPO, 'test', 'sandbox', 'requests', 'cli-smoke.http'), path.join(workspace, 'smoke.http'));
-      const key = (module: string) => sandbox.licenceKeys.find((k) => k.organizationId === 'org-rossi' && k.module === module)!.key;
-      const env = {
-        TENANT_API_CLIENT_SECRET: sandbox.clients.password.clientSecret,
-        TENANT_API_USERNAME: 'mario.rossi',
-        TENANT_API_PASSWORD: sandbox.users.find((user) => user.username === 'mario.rossi')!.password,
-        TENANT_API_KEY_CORE: key('core'),
-        TENANT_API_KEY_EFAT: key('efat'),
-      };
+      const env = passwordGrantEnv(sandbox);
       const bin = path.join(project, 'node_modules', 'tenant-api-workbench', 'dist', 'cli.js');
       const result = await runRunner(['run', 'smoke.http', '--env', 'Sandbox'], workspace, env, '', bin);
       assert.equal(result.code, 0, result.stdout + result.stderr);

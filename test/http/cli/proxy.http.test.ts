@@ -13,22 +13,11 @@ import { startForwardProxy, type ForwardProxy, type ProxyLogLine } from '../../h
 import { freePort } from '../../helpers/redisServer';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { TestAuthority } from '../../sandbox/tls/certificates';
-import { buildRunner, REPO, runRunner, sandboxWorkspace, startLogin, type RunnerResult } from './runnerProcess';
+import { buildRunner, passwordGrantEnv, REPO, runRunner, sandboxWorkspace, startLogin, type RunnerResult } from './runnerProcess';
 
 const SMOKE = path.join(REPO, 'test', 'sandbox', 'requests', 'cli-smoke.http');
 const PROXY_USER = 'ci-runner';
 const PROXY_PASSWORD = 'pr0xy:p@ss word';
-
-function passwordEnv(sandbox: Sandbox): Record<string, string> {
-  const key = (module: string) => sandbox.licenceKeys.find((k) => k.organizationId === 'org-rossi' && k.module === module)!.key;
-  return {
-    TENANT_API_CLIENT_SECRET: sandbox.clients.password.clientSecret,
-    TENANT_API_USERNAME: 'mario.rossi',
-    TENANT_API_PASSWORD: sandbox.users.find((user) => user.username === 'mario.rossi')!.password,
-    TENANT_API_KEY_CORE: key('core'),
-    TENANT_API_KEY_EFAT: key('efat'),
-  };
-}
 
 /** A workspace for `sandbox` with the smoke file, and the run of it. */
 function workspace(sandbox: Sandbox, folders: string[]): string {
@@ -72,7 +61,7 @@ describe('tenant-api behind a forward proxy (squid)', function () {
 
     it('HTTP_PROXY: sign-in, the tenant listing and every resource call are in the proxy\'s log, forwarded one by one', async () => {
       const before = sandbox.requests.length;
-      const result = await run(folder, { ...passwordEnv(sandbox), HTTP_PROXY: proxy.url });
+      const result = await run(folder, { ...passwordGrantEnv(sandbox), HTTP_PROXY: proxy.url });
       assert.equal(result.code, 0, result.stdout + result.stderr);
       const calls = sandbox.requests.slice(before);
       assert.ok(calls.length >= 4, 'the run called the API');
@@ -89,11 +78,11 @@ describe('tenant-api behind a forward proxy (squid)', function () {
 
     it('NO_PROXY: the hosts it names are reached directly, by host or by host:port', async () => {
       const start = proxy.log().length;
-      const direct = await run(folder, { ...passwordEnv(sandbox), HTTP_PROXY: proxy.url, NO_PROXY: 'example.com, 127.0.0.1' });
+      const direct = await run(folder, { ...passwordGrantEnv(sandbox), HTTP_PROXY: proxy.url, NO_PROXY: 'example.com, 127.0.0.1' });
       assert.equal(direct.code, 0, direct.stdout + direct.stderr);
       // Only the authorization server's port bypasses the proxy; the API hosts share its host name.
       const authPort = new URL(sandbox.authUrl).port;
-      const mixed = await run(folder, { ...passwordEnv(sandbox), http_proxy: proxy.url, no_proxy: `127.0.0.1:${authPort}` });
+      const mixed = await run(folder, { ...passwordGrantEnv(sandbox), http_proxy: proxy.url, no_proxy: `127.0.0.1:${authPort}` });
       assert.equal(mixed.code, 0, mixed.stdout + mixed.stderr);
       const lines = (await proxy.waitForLog((log) => log.length > start)).slice(start);
       assert.ok(lines.length > 0);
@@ -104,7 +93,7 @@ describe('tenant-api behind a forward proxy (squid)', function () {
     it('a proxy that cannot be reached: named without its credentials, the exit code of a request failure (3), nothing sent', async () => {
       const closed = await freePort();
       const before = sandbox.requests.length;
-      const result = await run(folder, { ...passwordEnv(sandbox), HTTP_PROXY: `http://${PROXY_USER}:${encodeURIComponent(PROXY_PASSWORD)}@127.0.0.1:${closed}` });
+      const result = await run(folder, { ...passwordGrantEnv(sandbox), HTTP_PROXY: `http://${PROXY_USER}:${encodeURIComponent(PROXY_PASSWORD)}@127.0.0.1:${closed}` });
       assert.equal(result.code, 3, result.stdout + result.stderr);
       assert.match(result.stderr, new RegExp(`The proxy http://127\\.0\\.0\\.1:${closed} could not be reached: the connection was refused \\(ECONNREFUSED\\)\\. Check HTTPS_PROXY and HTTP_PROXY`));
       assert.doesNotMatch(result.stdout + result.stderr, new RegExp(PROXY_USER));
@@ -126,7 +115,7 @@ describe('tenant-api behind a forward proxy (squid)', function () {
     });
 
     it('the user and password in the proxy URL (percent-encoded) pass; every call is the user\'s', async () => {
-      const result = await run(folder, { ...passwordEnv(sandbox), HTTP_PROXY: proxy.urlWith(PROXY_USER, PROXY_PASSWORD) });
+      const result = await run(folder, { ...passwordGrantEnv(sandbox), HTTP_PROXY: proxy.urlWith(PROXY_USER, PROXY_PASSWORD) });
       assert.equal(result.code, 0, result.stdout + result.stderr);
       const lines = await proxy.waitForLog((log) => log.filter((line) => line.status === 200).length >= 5);
       assert.ok(lines.every((line) => line.user === PROXY_USER), lineText(lines));
@@ -135,7 +124,7 @@ describe('tenant-api behind a forward proxy (squid)', function () {
     it('407 without credentials, and with a wrong password: the run says the proxy wants credentials (exit 3), no password shown', async () => {
       const before = sandbox.requests.length;
       for (const url of [proxy.url, proxy.urlWith(PROXY_USER, 'not-the-password')]) {
-        const result = await run(folder, { ...passwordEnv(sandbox), HTTP_PROXY: url });
+        const result = await run(folder, { ...passwordGrantEnv(sandbox), HTTP_PROXY: url });
         assert.equal(result.code, 3, result.stdout + result.stderr);
         assert.match(result.stderr, new RegExp(`The proxy ${proxy.url.replace(/\./g, '\\.')} wants credentials \\(407 Proxy Authentication Required\\)`));
         assert.doesNotMatch(result.stderr, /not-the-password/);
@@ -163,7 +152,7 @@ describe('tenant-api behind a forward proxy (squid)', function () {
 
     it('without its certificate authority: the certificate is not trusted, which problem it is and how to trust one (exit 3)', async () => {
       const before = sandbox.requests.length;
-      const result = await run(folder, { ...passwordEnv(sandbox), HTTPS_PROXY: proxy.url });
+      const result = await run(folder, { ...passwordGrantEnv(sandbox), HTTPS_PROXY: proxy.url });
       assert.equal(result.code, 3, result.stdout + result.stderr);
       assert.match(result.stderr, /The certificate of 127\.0\.0\.1:\d+ is not trusted: it is signed by a certificate authority that is not trusted here .* name its PEM file in NODE_EXTRA_CA_CERTS, TENANT_API_CA_FILE or --ca-file\./);
       assert.equal(sandbox.requests.length, before);
@@ -173,7 +162,7 @@ describe('tenant-api behind a forward proxy (squid)', function () {
       const caFile = sandbox.tls!.caFile;
       const start = proxy.log().length;
       for (const [env, extra] of [[{ TENANT_API_CA_FILE: caFile }, []], [{ NODE_EXTRA_CA_CERTS: caFile }, []], [{}, ['--ca-file', caFile]]] as const) {
-        const result = await run(folder, { ...passwordEnv(sandbox), HTTPS_PROXY: proxy.url, ...env }, [...extra]);
+        const result = await run(folder, { ...passwordGrantEnv(sandbox), HTTPS_PROXY: proxy.url, ...env }, [...extra]);
         assert.equal(result.code, 0, result.stdout + result.stderr);
       }
       const hosts = [sandbox.authUrl, sandbox.baseUrl, sandbox.clusterUrls[0]].map((url) => new URL(url).host);
@@ -193,7 +182,7 @@ describe('tenant-api behind a forward proxy (squid)', function () {
 
     it('from files named by options or variables, the key\'s passphrase from the environment; a wrong one is a usage error (2)', async () => {
       const client = sandbox.tls!.client!;
-      const base = { ...passwordEnv(sandbox), TENANT_API_CA_FILE: sandbox.tls!.caFile };
+      const base = { ...passwordGrantEnv(sandbox), TENANT_API_CA_FILE: sandbox.tls!.caFile };
       const byVariables = await run(folder, { ...base, TENANT_API_CLIENT_CERT_FILE: client.certFile, TENANT_API_CLIENT_KEY_FILE: client.keyFile, TENANT_API_CLIENT_KEY_PASSPHRASE: client.keyPassphrase });
       assert.equal(byVariables.code, 0, byVariables.stdout + byVariables.stderr);
       sandbox.resetLimits();
@@ -231,9 +220,9 @@ describe('tenant-api behind a forward proxy (squid)', function () {
       }
       const folder = workspace(sandbox, folders);
       const ledger = ['--ledger', `rediss://127.0.0.1:${port}/0`];
-      const trusted = await run(folder, passwordEnv(sandbox), [...ledger, '--ca-file', ca]);
+      const trusted = await run(folder, passwordGrantEnv(sandbox), [...ledger, '--ca-file', ca]);
       assert.equal(trusted.code, 0, trusted.stdout + trusted.stderr);
-      const untrusted = await run(folder, passwordEnv(sandbox), ledger);
+      const untrusted = await run(folder, passwordGrantEnv(sandbox), ledger);
       assert.equal(untrusted.code, 6, untrusted.stdout + untrusted.stderr);
       // The certificate check that failed, not only that the connection closed.
       assert.match(untrusted.stderr, /The shared rate-limit ledger at rediss:\/\/127\.0\.0\.1:\d+\/0 cannot be reached \([^)]*certificate[^)]*, [A-Z_]+\)/);

@@ -37,6 +37,12 @@ describe('architecture rules', () => {
     ['src/coordination/redis/x.ts', "import { openRuntimeDir } from '../runtimeDir';", /src\/coordination\/redis imports only/],
     ['src/coordination/redis/x.ts', "import { readLedgerUrl } from '../../settings/ledgerSettings';", /src\/coordination\/redis imports only/],
     ['src/coordination/redis/x.ts', "import { apiErrors } from '../../api/errors';", undefined],
+    // The webviews' scripts: browser code, joined to the extension by the messages' shapes only.
+    ['src/webview/x/main.ts', "import * as vscode from 'vscode';", /src\/webview runs in the browser/],
+    ['src/webview/x/main.ts', "import { randomBytes } from 'node:crypto';", /src\/webview runs in the browser/],
+    ['src/webview/x/main.ts', "import { ResponseDocuments } from '../../views/responseDocuments';", /src\/webview runs in the browser/],
+    ['src/webview/x/main.ts', "import type { TableFrame } from '../../views/table/tableProtocol';", undefined],
+    ['src/views/table/x.ts', "import { Grid } from '../../webview/table/grid';", /nothing imports src\/webview/],
     ['src/api/x.ts', "// import * as vscode from 'vscode';\nconst s = \"import 'vscode'\";", undefined],
   ];
   for (const [file, text, expected] of cases) {

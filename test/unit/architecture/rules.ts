@@ -45,6 +45,15 @@ function layerRules(): ImportRule[] {
   });
 }
 
+/** What a webview's script may import from the extension's side: the messages, their texts, the chart's frame. */
+const WEBVIEW_SHAPES = [
+  'src/views/table/tableProtocol',
+  'src/views/table/tableStrings',
+  'src/views/usage/usageProtocol',
+  'src/views/usage/usageView',
+  'src/views/usage/usageChart',
+];
+
 export const IMPORT_RULES: readonly ImportRule[] = [
   {
     name: 'src/api has no vscode',
@@ -93,6 +102,21 @@ export const IMPORT_RULES: readonly ImportRule[] = [
     why: 'the Redis ledger is a RateLedger for any front end (the command line, the editor): it needs the scheduler\'s contract, not the local broker, the settings or sign-in',
     covers: under('src/coordination/redis'),
     forbids: (target) => target === 'vscode' || (target.startsWith('src/') && !['src/api', 'src/common', 'src/coordination/redis'].some((folder) => under(folder)(target))),
+  },
+  {
+    name: 'src/webview runs in the browser: no vscode, no Node, nothing of the extension but the shapes of its messages',
+    why: 'a webview page is bundled alone into dist/webview/ and talks to the extension only by messages: it may import the pure modules that describe them (WEBVIEW_SHAPES) and nothing that needs the extension host',
+    covers: under('src/webview'),
+    forbids: (target) =>
+      target === 'vscode' ||
+      target.startsWith('node:') ||
+      (target.startsWith('src/') && !under('src/webview')(target) && !WEBVIEW_SHAPES.includes(target)),
+  },
+  {
+    name: 'nothing imports src/webview',
+    why: 'the webviews\' scripts run in their pages, never in the extension host',
+    covers: (file) => !under('src/webview')(file),
+    forbids: (target) => under('src/webview')(target),
   },
   ...layerRules(),
 ];
