@@ -26,6 +26,16 @@ async function call(window: WindowChannel): Promise<number> {
   return at;
 }
 
+/** Ends the held calls now (sent, answered); resolves with how long after that `next` was granted. */
+async function grantedAfterEnding(held: { slot: Slot }[], next: Promise<number>): Promise<number> {
+  const ended = performance.now();
+  for (const { slot } of held) {
+    slot.markSent('http://127.0.0.1:1');
+    slot.markAnswered();
+  }
+  return (await next) - ended;
+}
+
 /** No WINDOW_MS interval holds more than 5 of `times` (each call answered when granted). */
 function assertWithinLimit(times: number[]): void {
   const sorted = [...times].sort((a, b) => a - b);
@@ -72,13 +82,8 @@ describe('the windows\' channel: the shared rate-limit ledger, quota and session
     void next.then(() => (granted = true));
     await sleep(10);
     assert.equal(granted, false, 'no slot while five calls of the other window are in flight');
-    const ended = performance.now();
-    for (const { slot } of held) {
-      slot.markSent('http://127.0.0.1:1');
-      slot.markAnswered();
-    }
-    const at = await next;
-    assert.ok(at - ended >= WINDOW_MS - 5, `granted ${(at - ended).toFixed(0)} ms after they ended: logged when they ended, they count a window more`);
+    const after = await grantedAfterEnding(held, next);
+    assert.ok(after >= WINDOW_MS - 5, `granted ${after.toFixed(0)} ms after they ended: logged when they ended, they count a window more`);
   });
 
   it('a 429 pause in one window holds every window', async () => {
@@ -124,13 +129,8 @@ describe('the windows\' channel: the shared rate-limit ledger, quota and session
     const next = call(c).then((at) => ((granted = true), at));
     await sleep(JOIN_GRACE_MS + WINDOW_MS * 3);
     assert.equal(granted, false, 'five calls of a live window are still in flight: no slot');
-    const ended = performance.now();
-    for (const { slot } of held) {
-      slot.markSent('http://127.0.0.1:1');
-      slot.markAnswered();
-    }
-    const at = await next;
-    assert.ok(at - ended >= WINDOW_MS - 5, `granted ${(at - ended).toFixed(0)} ms after they ended, not before their window passed`);
+    const after = await grantedAfterEnding(held, next);
+    assert.ok(after >= WINDOW_MS - 5, `granted ${after.toFixed(0)} ms after they ended, not before their window passed`);
   });
 
   it('a new broker keeps the calls logged before the old one died', async () => {
