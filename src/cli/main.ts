@@ -45,7 +45,6 @@ runCli(parsed(process.argv.slice(2)), {
   clock: systemClock,
   logger: (verbose) => stderrLogger(output, verbose),
   version,
-  uptime: () => performance.now(),
 }).then(
   (code) => process.stdout.write('', () => process.exit(code)),
   (error: unknown) => {
