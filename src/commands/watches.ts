@@ -10,7 +10,7 @@ import { nextDueAt, validScale, watchCallsPerHour, watchIntervalSeconds, type Wa
 import { readResponseTabPerRequest, readWatchIntervalSeconds } from '../settings/editorSettings';
 import type { ResponseDocuments } from '../views/responseDocuments';
 import { dataSelector, responseTabKey, responseTitle, selectorLine } from '../views/responsePresentation';
-import { clockTime, watchStopMessage, watchTabLines } from '../views/watchPresentation';
+import { watchStopMessage, watchTabLines } from '../views/watchPresentation';
 
 /** What a watch is, and all a pinned one keeps (workspaceState): never a header, a body or a secret. */
 export interface WatchDescription {
@@ -39,8 +39,8 @@ export interface WatchInfo {
 
 interface ActiveWatch extends WatchInfo {
   timer?: ReturnType<typeof setTimeout>;
-  /** When the previous answer came (a call is due an interval after it), wall-clock ms. */
-  lastAnsweredAt: number;
+  /** When the previous answer came (a call is due an interval after it), wall-clock ms; none before the first. */
+  lastAnsweredAt?: number;
   /** The previous answer's body as comparableBody laid it out. */
   previousBody?: string;
   lastChange?: { at: number; diff: BodyDiff };
@@ -60,8 +60,8 @@ export interface WatchesDeps {
 const PINNED_KEY = 'tenantApi.watch.pinned';
 
 /**
- * The active watches: each sends its GET again an interval after its previous answer (never under a
- * minute, src/engine/watchSchedule.ts), shows the answer in the request's response tab with when it
+ * The active watches: each sends its GET at once, then again an interval after its previous answer (never
+ * under a minute, src/engine/watchSchedule.ts), shows the answer in the request's response tab with when it
  * last changed and the diff, and stops on an error answer, a sign-out, a switch of environment or Stop.
  * They live in memory; a pinned one's description is in workspaceState and is started again at the next
  * activation (in its environment, once signed in).
@@ -84,7 +84,7 @@ export class Watches implements vscode.Disposable {
     return watchCallsPerHour([...this.active.values()].map((watch) => watch.intervalSeconds));
   }
 
-  /** Starts watching (or says it is watched already); the first call is an interval from now. */
+  /** Starts watching (or says it is watched already): the first call at once, then one an interval after each answer. */
   start(description: Omit<WatchDescription, 'environment'>, options: { pinned?: boolean; quiet?: boolean } = {}): WatchInfo {
     const full: WatchDescription = { method: 'GET', path: description.path, tenant: description.tenant, environment: this.deps.environmentName() };
     const existing = [...this.active.values()].find((watch) => sameWatch(watch.description, full));
@@ -99,16 +99,12 @@ export class Watches implements vscode.Disposable {
       intervalSeconds: watchIntervalSeconds(readWatchIntervalSeconds()),
       pinned: options.pinned === true,
       calls: 0,
-      lastAnsweredAt: Date.now(),
     };
     this.active.set(watch.id, watch);
     this.schedule(watch);
     if (watch.pinned) void this.savePins();
     this.changes.fire();
-    if (!options.quiet) {
-      const first = clockTime(nextDueAt(watch.lastAnsweredAt, watch.intervalSeconds, this.timeScale), vscode.env.language);
-      void vscode.window.showInformationMessage(vscode.l10n.t('Watching {0} every {1} s; the first call is at {2}.', watch.label, watch.intervalSeconds, first));
-    }
+    if (!options.quiet) void vscode.window.showInformationMessage(vscode.l10n.t('Watching {0}: sent now, then every {1} s.', watch.label, watch.intervalSeconds));
     return this.infoOf(watch);
   }
 
@@ -202,7 +198,8 @@ export class Watches implements vscode.Disposable {
       { method: 'GET', path, tenant, bypassCache: true },
       { api: this.deps.api(), tenants: this.deps.tenants() },
     );
-    watch.lastAnsweredAt = Date.now();
+    const answeredAt = Date.now();
+    watch.lastAnsweredAt = answeredAt;
     watch.calls++;
     if (!this.active.has(watch.id)) return;
     if (!response || response.status >= 400) {
@@ -211,7 +208,7 @@ export class Watches implements vscode.Disposable {
       return;
     }
     try {
-      await this.show(watch, record, response);
+      await this.show(watch, record, response, answeredAt);
     } catch (showError) {
       this.deps.logger.warn(`Watch of ${watch.label}: could not show the answer: ${String(showError)}`);
     }
@@ -221,34 +218,34 @@ export class Watches implements vscode.Disposable {
   }
 
   /** The answer in the request's response tab, with the watch's lines: when it last changed and what changed. */
-  private async show(watch: ActiveWatch, tenant: TenantRecord | undefined, response: ApiResponse): Promise<void> {
+  private async show(watch: ActiveWatch, tenant: TenantRecord | undefined, response: ApiResponse, answeredAt: number): Promise<void> {
     const first = watch.previousBody === undefined;
     const body = comparableBody(response.bodyText);
     const diff = first ? undefined : comparableDiff(watch.previousBody!, body);
     if (diff?.changed) {
-      watch.lastChange = { at: watch.lastAnsweredAt, diff };
-      watch.lastChangedAt = watch.lastAnsweredAt;
+      watch.lastChange = { at: answeredAt, diff };
+      watch.lastChangedAt = answeredAt;
     }
     watch.previousBody = body;
-    watch.checkedAt = watch.lastAnsweredAt;
+    watch.checkedAt = answeredAt;
     if (tenant?.codiceAmbienteDati) watch.description.tenant = tenant.codiceAmbienteDati;
     if (first && tenant?.codiceAmbienteDati) watch.label = responseTitle('GET', watch.description.path, undefined, undefined) + ` · ${tenant.codiceAmbienteDati}`;
     // Every answer updates the request's tab where it is; the first shows it when no tab does (focus kept), never covering another editor later.
-    const { uri } = await this.deps.responses.keep(response, this.tabOptions(watch, tenant, response, first));
+    const { uri } = await this.deps.responses.keep(response, this.tabOptions(watch, tenant, response, first, answeredAt));
     if (first && !isOpen(uri)) await this.deps.responses.reveal(uri, true);
     watch.document = uri.toString();
   }
 
   /** The same tab as Send Request's and the tree's for this request (title, key), with the watch's lines and Stop Watch. */
-  private tabOptions(watch: ActiveWatch, tenant: TenantRecord | undefined, response: ApiResponse, first: boolean) {
+  private tabOptions(watch: ActiveWatch, tenant: TenantRecord | undefined, response: ApiResponse, first: boolean, answeredAt: number) {
     const [pathOnly, queryText = ''] = watch.description.path.split(/\?(.*)/s);
     const selector = dataSelector(this.deps.api().routeFor(pathOnly), tenant, response.licence);
-    const lines = watchTabLines({ intervalSeconds: watch.intervalSeconds, checkedAt: watch.lastAnsweredAt, lastChange: watch.lastChange, first }, vscode.env.language);
+    const lines = watchTabLines({ intervalSeconds: watch.intervalSeconds, checkedAt: answeredAt, lastChange: watch.lastChange, first }, vscode.env.language);
     const query = Object.fromEntries(new URLSearchParams(queryText));
     return {
       title: responseTitle('GET', pathOnly, selector, response.status),
       tabKey: responseTabKey({ method: 'GET', path: pathOnly, tenantId: tenant?.id, query }, selector, readResponseTabPerRequest()),
-      receivedAt: watch.lastAnsweredAt,
+      receivedAt: answeredAt,
       context: [...lines, selectorLine(selector)],
       request: { headers: response.requestHeaders },
       actions: [{ title: `$(eye-closed) ${vscode.l10n.t('Stop Watch')}`, command: COMMAND.stopWatch }],
