@@ -127,7 +127,7 @@ function applicationLedgers(windows: WindowCoordination, ledgerUrl: string | und
 
 /**
  * Watches outlive a rebuild of the environment's parts: they send through whichever client is active
- * (its throttle), and stop on a switch of environment.
+ * (its throttle); a switch pauses the previous environment's (one removed from the settings stops them).
  */
 function startWatches(
   context: vscode.ExtensionContext,
@@ -148,7 +148,11 @@ function startWatches(
   context.subscriptions.push(
     watches,
     watchStatusBar,
-    environments.onDidChange(({ switched }) => switched && watches.stopAll('environmentSwitched')),
+    environments.onDidChange(({ switched, previous, active }) => {
+      if (!switched) return;
+      if (environments.get(previous.id)) watches.pauseEnvironment(previous.name, active.name);
+      else watches.stopEnvironment(previous.name, 'environmentRemoved');
+    }),
   );
   return { watches, watchStatusBar };
 }
@@ -196,18 +200,18 @@ function buildEnvironment(scoped: vscode.ExtensionContext, environment: () => En
     cacheScope: () => environment().id,
   });
   // Static answers are the signed-in user's: another account, or none, starts with an empty cache (a switch builds a new client).
-  // A sign-out stops the watches; signed in (at start, or again), the pinned ones of this environment start.
+  // A sign-out stops this environment's watches; signed in (at start, again, or switched back), its paused ones go on and its pinned ones start.
   let signedInAs = auth.activeAccount()?.id;
   scoped.subscriptions.push(
     auth.onDidChangeSessions(() => {
       const now = auth.activeAccount()?.id;
       if (now !== signedInAs) api.client.clearCache();
-      if (signedInAs !== undefined && now === undefined) watches.stopAll('signedOut');
-      if (signedInAs === undefined && now !== undefined) watches.restorePinned();
+      if (signedInAs !== undefined && now === undefined) watches.stopEnvironment(environment().name, 'signedOut');
+      if (signedInAs === undefined && now !== undefined) watches.resumeEnvironment();
       signedInAs = now;
     }),
   );
-  void auth.getAccounts().then((accounts) => accounts.length > 0 && watches.restorePinned(), () => undefined);
+  void auth.getAccounts().then((accounts) => accounts.length > 0 && watches.resumeEnvironment(), () => undefined);
   const tenants = new TenantDirectory({ listTenants: () => api.client.listTenants(), sessions: auth, logger: auth.logger });
   // What the views and commands call through: every answer for a tenant tells the directory its organization.
   const client = recordingOrganizations(api.client, tenants);

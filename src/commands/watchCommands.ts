@@ -96,7 +96,7 @@ async function chosenWatch(argument: unknown, deps: WatchCommandDeps, question: 
 }
 
 function describe(watch: WatchInfo): string {
-  const parts = [vscode.l10n.t('every {0} s', watch.intervalSeconds)];
+  const parts = [watch.paused ? vscode.l10n.t('paused until "{0}" is active', watch.description.environment) : vscode.l10n.t('every {0} s', watch.intervalSeconds)];
   if (watch.lastChangedAt !== undefined) parts.push(vscode.l10n.t('last changed at {0}', new Date(watch.lastChangedAt).toLocaleTimeString(vscode.env.language)));
   if (watch.pinned) parts.push(vscode.l10n.t('pinned'));
   return parts.join(' · ');

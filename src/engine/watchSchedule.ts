@@ -10,7 +10,7 @@ export const MAX_WATCH_INTERVAL_SECONDS = 24 * 60 * 60;
 export const DEFAULT_WATCH_INTERVAL_SECONDS = MIN_WATCH_INTERVAL_SECONDS;
 
 /** Why a watch ended: a closed set, each with its own message. */
-export const WATCH_STOP_REASONS = ['errorAnswer', 'signedOut', 'environmentSwitched', 'stoppedByUser'] as const;
+export const WATCH_STOP_REASONS = ['errorAnswer', 'signedOut', 'environmentSwitched', 'environmentRemoved', 'stoppedByUser'] as const;
 export type WatchStopReason = (typeof WATCH_STOP_REASONS)[number];
 
 /**

@@ -7,9 +7,25 @@ import * as l10n from '../common/l10n';
 import type { BodyDiff } from '../engine/bodyDiff';
 import type { WatchStopReason } from '../engine/watchSchedule';
 
-/** `2 watches · 120 calls/h`. */
-export function watchStatusText(count: number, callsPerHour: number): string {
-  return count === 1 ? l10n.t('1 watch · {0} calls/h', callsPerHour) : l10n.t('{0} watches · {1} calls/h', count, callsPerHour);
+/** `2 watches · 120 calls/h`, and `· 1 paused` for those of another environment (they make no calls). */
+export function watchStatusText(count: number, callsPerHour: number, paused = 0): string {
+  const running = count - paused;
+  const text = running === 1 ? l10n.t('1 watch · {0} calls/h', callsPerHour) : l10n.t('{0} watches · {1} calls/h', running, callsPerHour);
+  return paused > 0 ? `${text} · ${l10n.t('{0} paused', paused)}` : text;
+}
+
+/** Watches of an environment that is no longer active: paused, and when they come back. */
+export function watchPauseMessage(labels: readonly string[], environment: string, active: string): string {
+  return labels.length === 1
+    ? l10n.t('Paused watching {0}: "{1}" is active now. It resumes when you switch back to "{2}".', labels[0], active, environment)
+    : l10n.t('Paused {0} watches of "{1}" while "{2}" is active. They resume when you switch back.', labels.length, environment, active);
+}
+
+/** Paused watches going on again: their environment is active (and signed in) again. */
+export function watchResumeMessage(labels: readonly string[], environment: string): string {
+  return labels.length === 1
+    ? l10n.t('Resumed watching {0}: "{1}" is active again.', labels[0], environment)
+    : l10n.t('Resumed {0} watches: "{1}" is active again.', labels.length, environment);
 }
 
 /** `12:03:04`: the local time of day, 24 hours. */
@@ -49,6 +65,8 @@ export function watchStopMessage(reason: WatchStopReason, label: string, detail?
       return l10n.t('Stopped watching {0}: you signed out.', label);
     case 'environmentSwitched':
       return l10n.t('Stopped watching {0}: another environment is active.', label);
+    case 'environmentRemoved':
+      return l10n.t('Stopped watching {0}: its environment is no longer in the settings.', label);
     case 'stoppedByUser':
       return l10n.t('Stopped watching {0}.', label);
   }

@@ -2,12 +2,21 @@
 import * as assert from 'node:assert/strict';
 import { bodyDiff } from '../../../src/engine/bodyDiff';
 import { WATCH_STOP_REASONS } from '../../../src/engine/watchSchedule';
-import { cachedAge, watchStatusText, watchStopMessage, watchTabLines } from '../../../src/views/watchPresentation';
+import { cachedAge, watchPauseMessage, watchResumeMessage, watchStatusText, watchStopMessage, watchTabLines } from '../../../src/views/watchPresentation';
 
 describe('watch presentation', () => {
   it('counts the watches and their calls per hour', () => {
     assert.equal(watchStatusText(1, 60), '1 watch · 60 calls/h');
     assert.equal(watchStatusText(2, 120), '2 watches · 120 calls/h');
+    assert.equal(watchStatusText(3, 60, 2), '1 watch · 60 calls/h · 2 paused', 'paused watches make no calls');
+    assert.equal(watchStatusText(1, 0, 1), '0 watches · 0 calls/h · 1 paused');
+  });
+
+  it('says which watches paused, for which environment, and when they come back', () => {
+    assert.equal(watchPauseMessage(['GET riepilogo · BA-PR'], 'Default', 'Beta'), 'Paused watching GET riepilogo · BA-PR: "Beta" is active now. It resumes when you switch back to "Default".');
+    assert.equal(watchPauseMessage(['a', 'b'], 'Default', 'Beta'), 'Paused 2 watches of "Default" while "Beta" is active. They resume when you switch back.');
+    assert.equal(watchResumeMessage(['GET riepilogo · BA-PR'], 'Default'), 'Resumed watching GET riepilogo · BA-PR: "Default" is active again.');
+    assert.equal(watchResumeMessage(['a', 'b'], 'Default'), 'Resumed 2 watches: "Default" is active again.');
   });
 
   it('says a cached answer\'s age', () => {
