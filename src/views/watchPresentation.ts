@@ -6,6 +6,7 @@
 import * as l10n from '../common/l10n';
 import type { BodyDiff } from '../engine/bodyDiff';
 import type { WatchStopReason } from '../engine/watchSchedule';
+import { timeOfDay } from './timeFormat';
 
 /** `2 watches · 120 calls/h`, and `· 1 paused` for those of another environment (they make no calls). */
 export function watchStatusText(count: number, callsPerHour: number, paused = 0): string {
@@ -28,11 +29,6 @@ export function watchResumeMessage(labels: readonly string[], environment: strin
     : l10n.t('Resumed {0} watches: "{1}" is active again.', labels.length, environment);
 }
 
-/** `12:03:04`: the local time of day, 24 hours. */
-export function clockTime(at: number, locale = 'en'): string {
-  return new Date(at).toLocaleTimeString(locale === 'en' ? 'en-GB' : locale, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
-}
-
 export interface WatchTabState {
   intervalSeconds: number;
   checkedAt: number;
@@ -44,13 +40,13 @@ export interface WatchTabState {
 
 /** The watched tab's lines, above its header block's own: the watch, when it last changed, the diff. */
 export function watchTabLines(state: WatchTabState, locale = 'en'): string[] {
-  const lines = [l10n.t('Watching: sent again every {0} s (Stop Watch ends it); checked at {1}', state.intervalSeconds, clockTime(state.checkedAt, locale))];
+  const lines = [l10n.t('Watching: sent again every {0} s (Stop Watch ends it); checked at {1}', state.intervalSeconds, timeOfDay(state.checkedAt, locale))];
   if (!state.lastChange) {
     lines.push(state.first ? l10n.t('First answer of the watch: later answers are compared with it') : l10n.t('No change since the watch started'));
     return lines;
   }
   const { at, diff } = state.lastChange;
-  lines.push(l10n.t('last changed at {0} (+{1} −{2} lines); what changed:', clockTime(at, locale), diff.added, diff.removed));
+  lines.push(l10n.t('last changed at {0} (+{1} −{2} lines); what changed:', timeOfDay(at, locale), diff.added, diff.removed));
   lines.push(...diff.lines.map((line) => `  ${line}`));
   if (diff.truncated) lines.push(`  ${l10n.t('… more changes not shown')}`);
   return lines;

@@ -34,13 +34,14 @@ describe('watch presentation', () => {
     const diff = bodyDiff('{"a":1}', '{"a":2}');
     const lines = watchTabLines({ intervalSeconds: 60, checkedAt: at, lastChange: { at, diff }, first: false });
     assert.deepEqual(lines, [
-      'Watching: sent again every 60 s (Stop Watch ends it); checked at 09:05:07',
-      'last changed at 09:05:07 (+1 −1 lines); what changed:',
+      'Watching: sent again every 60 s (Stop Watch ends it); checked at 09:05:07 AM',
+      'last changed at 09:05:07 AM (+1 −1 lines); what changed:',
       '    {',
       '  -   "a": 1',
       '  +   "a": 2',
       '    }',
     ]);
+    assert.match(watchTabLines({ intervalSeconds: 60, checkedAt: at, lastChange: { at, diff }, first: false }, 'it')[0], /checked at 09:05:07$/, 'the locale\'s own hour cycle');
     assert.match(watchTabLines({ intervalSeconds: 60, checkedAt: at, first: true }).join('\n'), /First answer of the watch/);
     assert.match(watchTabLines({ intervalSeconds: 60, checkedAt: at, first: false }).join('\n'), /No change since the watch started/);
   });

@@ -191,7 +191,7 @@ describe('watch and cache', function () {
       },
       { timeoutMs: 30_000, what: 'the diff in the watched tab' },
     );
-    assert.match(changed, /^\/\/ last changed at \d\d:\d\d:\d\d \(\+\d+ −\d+ lines\); what changed:$/m);
+    assert.match(changed, /^\/\/ last changed at \d\d:\d\d:\d\d( [AP]M)? \(\+\d+ −\d+ lines\); what changed:$/m);
     assert.match(changed, /^\/\/ {3}- {3}"revisione": 1,$/m);
     assert.match(changed, /^\/\/ {3}\+ {3}"revisione": 2,$/m);
     await waitFor(() => summaryCalls('RC-TO', since).length >= 4 || undefined, { timeoutMs: 30_000, what: 'four calls of the watch' });
