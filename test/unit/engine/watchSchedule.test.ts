@@ -58,7 +58,7 @@ describe('watch schedule', () => {
     assert.equal(watchCallsPerHour([1]), 60, 'a bad interval costs what the clamped one does');
   });
 
-  it('stops for one of four reasons only', () => {
-    assert.deepEqual([...WATCH_STOP_REASONS], ['errorAnswer', 'signedOut', 'environmentSwitched', 'stoppedByUser']);
+  it('stops for one of five reasons only', () => {
+    assert.deepEqual([...WATCH_STOP_REASONS], ['errorAnswer', 'signedOut', 'environmentSwitched', 'environmentRemoved', 'stoppedByUser']);
   });
 });
