@@ -6,6 +6,7 @@ import { invalidHeaderName, isCredentialHeader, isHeaderName } from '../api/requ
 import * as l10n from '../common/l10n';
 import type { RouteRule } from '../api/types';
 import { parseQuery } from './requestHistory';
+import { jsonSyntaxProblem } from '../engine/jsonBody';
 
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 
@@ -74,14 +75,11 @@ export function validatePath(value: string): string | undefined {
   return undefined;
 }
 
+/** The sentence a request file's problem uses: where the body breaks, as line and column of the body. */
 export function validateJsonBody(value: string): string | undefined {
   if (value.trim() === '') return undefined;
-  try {
-    JSON.parse(value);
-    return undefined;
-  } catch (error) {
-    return l10n.t('The body is not valid JSON: {0}', error instanceof Error ? error.message : String(error));
-  }
+  const problem = jsonSyntaxProblem(value);
+  return problem && l10n.t('The body is not valid JSON: {0} (line {1}, column {2})', problem.message, problem.line + 1, problem.column + 1);
 }
 
 /**

@@ -10,6 +10,7 @@ import { isCredentialHeader } from '../api/requestHeaders';
 import { findTenant } from '../api/tenantResolver';
 import { evaluateSystemVariable, type SystemVariableContext } from './systemVariables';
 import { classifyReference, referencesInLine } from './variables';
+import { malformedJsonBody } from './jsonBody';
 
 export type Severity = 'error' | 'warning' | 'information';
 
@@ -121,73 +122,17 @@ function diagnoseRequest(lines: readonly string[], file: ParsedFile, request: Pa
       );
     }
   }
-  const body = request.body;
-  if (body?.kind === 'inline' && isJsonBody(request, body.text)) {
-    const problem = jsonProblem(body.text);
-    if (problem) {
-      // At the offending character, so the Problems view and the quick fix point at it.
-      const line = body.startLine + Math.min(problem.line, body.endLine - body.startLine);
-      const start = Math.min(problem.column, lines[line].length);
-      const columns = { start, end: Math.min(start + 1, lines[line].length) };
-      report(line, 'error', 'malformedJson', l10n.t('The body is not valid JSON: {0} (line {1}, column {2})', problem.message, line + 1, start + 1), columns);
-    }
+  const malformed = malformedJsonBody(lines, request);
+  if (malformed) {
+    // At the offending character, so the Problems view and the quick fix point at it.
+    const columns = { start: malformed.column, end: Math.min(malformed.column + 1, lines[malformed.line].length) };
+    report(malformed.line, 'error', 'malformedJson', l10n.t('The body is not valid JSON: {0} (line {1}, column {2})', malformed.message, malformed.line + 1, malformed.column + 1), columns);
   }
   const tenant = tenantOf(file, request);
   if (tenant && !tenant.includes('{{') && context.tenants?.length && !findTenant(tenant, context.tenants)) {
     const line = request.metadata.tenant?.line ?? [...file.variables].reverse().find((variable) => variable.name === 'tenant')?.line ?? request.requestLine;
     report(line, 'warning', 'unknownTenant', l10n.t('{0} is not one of your tenants (code, description or id).', tenant));
   }
-}
-
-function isJsonBody(request: ParsedRequest, text: string): boolean {
-  const type = request.headers.find((header) => header.name.toLowerCase() === 'content-type')?.value;
-  if (type !== undefined) return /[/+]json\b/i.test(type);
-  return /^\s*[[{]/.test(text);
-}
-
-/**
- * Parses a JSON body whose `{{...}}` are stood in for by 0 and spaces (valid in a string and as a
- * value, and as long as the reference, so offsets stay those of the text). Line and column 0-based.
- */
-export function jsonProblem(text: string): { line: number; column: number; message: string } | undefined {
-  const standIn = text.replace(/\{\{[^{}]*\}\}/g, (reference) => '0'.padEnd(reference.length, ' '));
-  try {
-    JSON.parse(standIn);
-    return undefined;
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const position = /position (\d+)/.exec(message);
-    const offset = position ? Number(position[1]) : errorOffset(standIn);
-    const before = standIn.slice(0, offset).split(/\r?\n/);
-    const cleaned = message.replace(/, ".*" is not valid JSON$/s, '').replace(/ (in JSON )?at position \d+.*$/s, '');
-    return { line: before.length - 1, column: before[before.length - 1].length, message: cleaned };
-  }
-}
-
-/**
- * Where JSON.parse fails when its message gives no position (Node 20 often does not): the shortest
- * prefix that fails for another reason than ending early ends at the offending character.
- */
-function errorOffset(text: string): number {
-  const failsInside = (length: number) => {
-    try {
-      JSON.parse(text.slice(0, length));
-      return false;
-    } catch (error) {
-      // "Expected ..." (not "Unexpected ...") and the others mean the prefix ended early.
-      const message = error instanceof Error ? error.message : String(error);
-      return !/end of (JSON )?(data|input)|Unterminated|^Expected/i.test(message);
-    }
-  };
-  let low = 1;
-  let high = text.length;
-  if (!failsInside(high)) return high;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (failsInside(middle)) high = middle;
-    else low = middle + 1;
-  }
-  return high - 1;
 }
 
 function diagnoseReferences(lines: readonly string[], file: ParsedFile, context: DiagnosticContext, out: FileDiagnostic[]): void {

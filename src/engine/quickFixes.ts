@@ -5,7 +5,8 @@
  */
 import { proposeRule } from '../api/routes';
 import * as l10n from '../common/l10n';
-import { jsonProblem, type DiagnosticCode } from './diagnostics';
+import type { DiagnosticCode } from './diagnostics';
+import { jsonProblem } from './jsonBody';
 import { splitLines, type ParsedFile, type ParsedRequest } from './parser';
 import { classifyReference } from './variables';
 

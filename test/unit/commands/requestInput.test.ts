@@ -31,6 +31,12 @@ describe('requestInput', () => {
     assert.equal(validateJsonBody('{"a":1}'), undefined);
     assert.equal(validateJsonBody(''), undefined);
     assert.match(validateJsonBody('{a:1}') ?? '', /not valid JSON/);
+    assert.equal(
+      validateJsonBody('{\n  "a": 1\n  "b": 2\n}'),
+      "The body is not valid JSON: Expected ',' or '}' after property value (line 3, column 3)",
+      'where it breaks, as line and column, not a character position',
+    );
+    assert.match(validateJsonBody('{"a": {{id}}}') ?? '', /line 1, column 8/, 'Send Request fills no variable: a reference is no JSON');
   });
 
   it('parses extra headers and refuses the ones the extension sets', () => {
