@@ -27,7 +27,7 @@ export interface WorkbenchCommands {
 export function workbenchCommands(context: vscode.ExtensionContext, deps: WorkbenchCommandDeps): WorkbenchCommands {
   const logger = deps.logger ?? silentLogger;
   const history = new RequestHistory(context.globalState);
-  const runner = new RequestRunner(deps.api, deps.resolver, deps.views, history, logger);
+  const runner = new RequestRunner(deps.api, deps.resolver, deps.views, history, logger, () => deps.baseUrl?.() ?? '');
   const commands: WorkbenchCommandContext = { ...deps, history, runner };
   const handlers: CommandHandlers = {
     ...requestCommands(context, commands),

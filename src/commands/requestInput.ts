@@ -7,6 +7,7 @@ import * as l10n from '../common/l10n';
 import type { RouteRule } from '../api/types';
 import { parseQuery } from './requestHistory';
 import { jsonSyntaxProblem } from '../engine/jsonBody';
+import { parseTarget } from '../engine/prepare';
 
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 
@@ -64,14 +65,24 @@ export function validateMethod(value: string): string | undefined {
   return undefined;
 }
 
+/**
+ * An http(s) address typed whole, as request files take them: one on a platform host is sent as its
+ * path, any other without credentials (src/engine/prepare.ts decides which).
+ */
+export function isAddress(path: string): boolean {
+  return /^https?:\/\//i.test(path.trim());
+}
+
 export function validatePath(value: string): string | undefined {
   const path = value.trim();
   if (path === '') return l10n.t('Enter a path, for example /api/configurazioni.');
-  if (/^\/\//.test(path) || /^[a-z][a-z0-9+.-]*:\/\//i.test(path)) {
-    return l10n.t('Enter only the path: the host comes from the settings or from the tenant.');
-  }
-  if (!path.startsWith('/')) return l10n.t('The path must start with "/".');
   if (/\s/.test(path)) return l10n.t('The path must not contain spaces (encode them as %20).');
+  if (isAddress(path)) {
+    const target = parseTarget(path);
+    return target.ok ? undefined : target.message;
+  }
+  if (/^\/\//.test(path) || /^[a-z][a-z0-9+.-]*:/i.test(path)) return l10n.t('"{0}" is neither a path starting with "/" nor an http(s) address.', path.slice(0, 200));
+  if (!path.startsWith('/')) return l10n.t('The path must start with "/".');
   return undefined;
 }
 

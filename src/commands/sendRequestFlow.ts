@@ -5,7 +5,9 @@ import { formatQuery } from './requestHistory';
 import { input, isProblemItem, problemItem, settleOnce, title, trackStep, type Step } from './quickInputSteps';
 import { runSteps } from './stepSequence';
 import { askRoute, ensureSignedIn, flowRoute, offerLicenceKey, type FlowDeps, type FlowState } from './sendRequestChecks';
+import { addressTarget } from './addressTarget';
 import {
+  isAddress,
   methodTakesBody,
   normalizeArgs,
   parseHeaderText,
@@ -18,7 +20,8 @@ import {
 
 /**
  * The quick-input flow of tenantApi.sendRequest. Its first step takes the whole request on one line
- * (`GET /efat/api/v1/ditte?pagina=1`; a bare path is a GET), or a known or recent path; then only what
+ * (`GET /efat/api/v1/ditte?pagina=1`; a bare path is a GET; an address typed whole is taken as request
+ * files take it: src/commands/addressTarget.ts), or a known or recent path; then only what
  * the request needs: the host and licence module of a path no rule matches (this time only, or
  * remembered as a rule), the licence key when the path's module has none, the tenant where the path
  * needs one. Query, body and extra headers are asked only when the user opens them in the first step.
@@ -121,7 +124,9 @@ async function pickRequest(deps: FlowDeps, state: FlowState): Promise<Step> {
           ? [{
               label: `${line.method} ${line.path}${formatQuery(line.query)}`,
               typed: true,
-              description: vscode.l10n.t('the request you typed'),
+              description: isAddress(line.path)
+                ? vscode.l10n.t('an address: on a platform host it is sent as its path, elsewhere without your credentials')
+                : vscode.l10n.t('the request you typed'),
               alwaysShow: true,
               iconPath: new vscode.ThemeIcon('edit'),
             }]
@@ -150,6 +155,16 @@ async function pickRequest(deps: FlowDeps, state: FlowState): Promise<Step> {
       // The typed item may carry the value before the last keystroke: the box has the current one.
       const chosen = isProblemItem(selected) || selected?.typed || !selected?.path ? undefined : selected;
       const line = chosen ? { method: chosen.method ?? 'GET', path: chosen.path!, query: {} } : parseRequestLine(quickPick.value);
+      if (!('error' in line) && isAddress(line.path)) {
+        quickPick.busy = true;
+        void acceptAddress(deps, state, line).then((problem) => {
+          quickPick.busy = false;
+          if (!problem) return finish('next');
+          quickPick.title = `${baseTitle} · ${problem}`;
+          refreshItems(problem);
+        });
+        return;
+      }
       // A path no rule matches is fine: the next step asks which host serves it.
       const error = 'error' in line ? line.error : deps.api.routeFor(line.path) || proposeRule(line.path) ? undefined : noRuleFor(line.path);
       if (error || 'error' in line) {
@@ -165,6 +180,23 @@ async function pickRequest(deps: FlowDeps, state: FlowState): Promise<Step> {
     quickPick.onDidHide(() => finish('cancel'));
     quickPick.show();
   });
+}
+
+/** An address typed whole: its platform path (and tenant), else sent as typed; a sentence when it cannot be sent. */
+async function acceptAddress(deps: FlowDeps, state: FlowState, line: { method: string; path: string; query: Record<string, string> }): Promise<string | undefined> {
+  const target = await addressTarget(line.path, line.query, {
+    baseUrl: () => deps.baseUrl?.() ?? '',
+    tenants: () => deps.tenants.tenants().catch(() => []),
+    routeFor: (path) => deps.api.routeFor(path),
+  });
+  if (target.kind === 'error') return target.message;
+  const path = target.kind === 'path' ? target.path : line.path;
+  const query = target.kind === 'path' ? target.query : line.query;
+  state.method = line.method;
+  state.path = path;
+  state.query = Object.keys(query).length > 0 ? new URLSearchParams(query).toString() : undefined;
+  if (target.kind === 'path' && target.tenantId) state.preferredTenantId = target.tenantId;
+  return undefined;
 }
 
 async function pickTenant(deps: FlowDeps, state: FlowState): Promise<Step> {
