@@ -88,19 +88,21 @@ export async function runTests(request: vscode.TestRunRequest, token: vscode.Can
   const name = costText ? vscode.l10n.t('Tenant API tests: {0}', costText) : vscode.l10n.t('Tenant API tests');
   const run = deps.controller.createTestRun(request, name, true);
   const report: TestRunReport = { name, cost: costText, results: [] };
-  const everyItem = suites.flatMap((suite) => [...suite.items.values()]);
-  for (const item of everyItem) run.enqueued(item);
+  // Every test of the run ends with a state of its own: one left queued would show so until the next run.
+  const waiting = new Set(suites.flatMap((suite) => [...suite.items.values()]));
+  for (const item of waiting) run.enqueued(item);
   if (costText) run.appendOutput(`${vscode.l10n.t('Cost of this run: {0}', costText)}\r\n`);
   try {
     if (!(await mayStart(calls, cost, deps.environment())) || token.isCancellationRequested) {
-      for (const item of everyItem) run.skipped(item);
       run.appendOutput(`${vscode.l10n.t('Not started: nothing was sent.')}\r\n`);
       return { ...report, declined: true };
     }
-    await withConfirmedCalls(deps.environment().id, () => sendSuites(suites, run, token, deps, report));
+    await withConfirmedCalls(deps.environment().id, () => sendSuites(suites, run, token, deps, report, (item) => waiting.delete(item)));
     return report;
   } finally {
-    // Whatever happens, the run ends: the view never shows it running forever.
+    // Whatever happens (a declined question, Cancel, a question or a send that throws), the tests not
+    // reported are skipped and the run ends: the view never shows them queued or running.
+    for (const item of waiting) run.skipped(item);
     run.end();
   }
 }
@@ -117,8 +119,15 @@ function plannedFor(suite: Suite, deps: TestRunDeps): ParsedRequest[] {
   return plannedCalls(suite.file, suite.tests, (request) => dependencyNames(request, sources));
 }
 
-/** Each test in order; Cancel aborts the call in flight and skips it and the rest. */
-async function sendSuites(suites: readonly Suite[], run: vscode.TestRun, token: vscode.CancellationToken, deps: TestRunDeps, report: TestRunReport): Promise<void> {
+/** Each test in order; Cancel aborts the call in flight and skips it and the rest. `reported` is told of each test given its state. */
+async function sendSuites(
+  suites: readonly Suite[],
+  run: vscode.TestRun,
+  token: vscode.CancellationToken,
+  deps: TestRunDeps,
+  report: TestRunReport,
+  reported: (item: vscode.TestItem) => void,
+): Promise<void> {
   const abort = new AbortController();
   const listener = token.onCancellationRequested(() => abort.abort());
   try {
@@ -137,6 +146,7 @@ async function sendSuites(suites: readonly Suite[], run: vscode.TestRun, token: 
           if (verdict.kind === 'errored') report.firstError ??= { outcome, item };
         }
         reportVerdict(run, item, suite.document, verdict, report);
+        reported(item);
       }
     }
   } finally {
