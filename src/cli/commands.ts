@@ -10,10 +10,11 @@ import { TokenClient } from '../auth/tokenClient';
 import type { Clock } from '../common/clock';
 import * as l10n from '../common/l10n';
 import type { Logger } from '../common/logger';
-import { redactValue } from '../common/redact';
+import { redactValue, registerSecret } from '../common/redact';
 import type { AccessTokenSource } from '../common/sessions';
 import { defaultSystemContext } from '../engine/systemVariables';
-import { parseSecretLines, readCredentials, type Credentials } from './credentials';
+import { LICENCE_KEY_PREFIX, parseSecretLines, readCredentials, type Credentials } from './credentials';
+import { EDITOR_SETTINGS_VARIABLE } from '../common/editorHandOver';
 import { dryRunLines } from './dryRun';
 import { exitCode, worstReason, type ExitReason } from './exitCodes';
 import { runFiles, type LoadedFile } from './fileRun';
@@ -44,6 +45,8 @@ export interface CliDeps {
   version: string;
   /** ms since the process started (performance.now()). */
   uptime(): number;
+  /** Asks the person at the terminal for a secret, typed hidden; undefined when nobody is there (CI, a pipe). */
+  ask?(question: string): Promise<string>;
 }
 
 interface Prepared {
@@ -58,10 +61,13 @@ interface Prepared {
 async function prepare(args: Arguments, deps: CliDeps): Promise<Prepared> {
   const stdin = args.secretStdin ? parseSecretLines(await deps.readStdin()) : {};
   const credentials = readCredentials(deps.env, stdin);
-  const settings = readWorkspaceSettings({ workspace: args.workspace, env: args.env, cwd: deps.cwd });
+  const settings = readWorkspaceSettings({ workspace: args.workspace, env: args.env, cwd: deps.cwd, editorSettings: deps.env[EDITOR_SETTINGS_VARIABLE] });
   const logger = deps.logger(args.verbosity === 'verbose');
+  // Which installation and which settings: a run started from the editor says it as well as one in CI.
+  if (args.verbosity !== 'quiet') deps.output.err(l10n.t('Environment "{0}", settings: {1}', settings.environment.name, settings.source));
+  if (args.verbosity !== 'quiet' && args.tenant) deps.output.err(l10n.t('Requests that name no tenant go to {0} (--tenant).', args.tenant));
   for (const problem of settings.problems) deps.output.err(l10n.t('Settings: {0}', problem));
-  if (!settings.api.baseUrl) throw new UsageError(l10n.t('No base URL: set tenantApi.baseUrl (or the environment\'s baseUrl) in {0}.', settings.file ?? '.vscode/settings.json'));
+  if (!settings.api.baseUrl) throw new UsageError(l10n.t('No base URL: set tenantApi.baseUrl (or the environment\'s baseUrl) in {0}.', settings.file ?? settings.source));
   const ledger = args.ledger ? ledgerFromUrl(args.ledger, 'flag', deps.env) : ledgerFromEnvironment(deps.env);
   return { args, settings, credentials, logger, ledger };
 }
@@ -134,9 +140,31 @@ async function dryRun(prepared: Prepared, deps: CliDeps): Promise<number> {
   }
 }
 
+/** The person at the terminal, unless standard input carries the secrets (--secret-stdin) or nobody is there. */
+function askerOf(args: Arguments, deps: CliDeps): CliDeps['ask'] {
+  return args.secretStdin ? undefined : deps.ask;
+}
+
+/**
+ * The licence keys the run's requests need and the environment does not hold, asked of the person at
+ * the terminal (hidden; Enter skips one: its requests then fail saying so). Registered as secrets at once.
+ */
+async function askMissingKeys(planned: ReadonlyMap<string | undefined, number>, prepared: Prepared, platform: Platform, deps: CliDeps): Promise<void> {
+  const ask = askerOf(prepared.args, deps);
+  if (!ask) return;
+  for (const module of planned.keys()) {
+    if (module === undefined || prepared.credentials.licenceKeys.has(module)) continue;
+    const key = await ask(l10n.t('Licence key of the module "{0}" ({1}; typed hidden, Enter to skip): ', module, `${LICENCE_KEY_PREFIX}${module.toUpperCase()}`));
+    if (!key) continue;
+    registerSecret(key);
+    prepared.credentials.licenceKeys.set(module, key);
+    await platform.addLicenceKey(module, key);
+  }
+}
+
 async function run(prepared: Prepared, deps: CliDeps): Promise<number> {
   const { args, settings, credentials } = prepared;
-  const grant = chooseGrant(args.grant, credentials);
+  const grant = chooseGrant(args.grant, credentials, askerOf(args, deps) !== undefined);
   const signInStarted = deps.uptime();
   const tokens = await signIn(grant, credentials, { tokens: tokenClient(prepared, deps), clock: deps.clock, logger: prepared.logger, scopes: settings.auth.scopes, prompt: (text) => deps.output.err(text) });
   const signInMs = deps.uptime() - signInStarted;
@@ -146,6 +174,7 @@ async function run(prepared: Prepared, deps: CliDeps): Promise<number> {
     const files = load(prepared, platform, deps);
     const planned = new Map<string | undefined, number>();
     for (const file of files) for (const [module, calls] of callsByModule(file.parsed, (p) => platform.client.routeFor(p))) planned.set(module, (planned.get(module) ?? 0) + calls);
+    await askMissingKeys(planned, prepared, platform, deps);
     // The windows' quota readings come with the shared ledger: the guard reads them before the first call.
     if (args.keepQuotaPercent !== undefined) await platform.ready();
     const refusal = startRefusal(platform.quota.readings(), planned, args);

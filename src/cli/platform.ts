@@ -44,16 +44,19 @@ export interface Platform {
   client: ApiClient;
   runner: RequestFileRunner;
   quota: QuotaTracker;
+  /** A licence key given after the start (asked at the terminal): stored as the environment's are. */
+  addLicenceKey(module: string, key: string): Promise<void>;
   dispose(): void;
 }
 
 export async function createPlatform(options: PlatformOptions): Promise<Platform> {
   const secrets = new MemorySecretStore();
   // No answer names a key's organization: its quota readings are named after the variable the key came from.
-  for (const [module, key] of options.licenceKeys) {
+  const addLicenceKey = async (module: string, key: string) => {
     const variable = `${LICENCE_KEY_PREFIX}${module.toUpperCase()}`;
     await secrets.store(licenceSecretName(module), JSON.stringify({ key, label: variable, organization: l10n.t('the organization of {0}', variable) }));
-  }
+  };
+  for (const [module, key] of options.licenceKeys) await addLicenceKey(module, key);
   const licenceKeys = new LicenceKeyStore(secrets);
   const quota = new QuotaTracker();
   const settings = () => options.api;
@@ -86,6 +89,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     client,
     runner,
     quota,
+    addLicenceKey,
     dispose() {
       client.dispose();
       scheduler.dispose();

@@ -79,6 +79,22 @@ describe('tenant-api, the built runner, against the sandbox', function () {
     assert.ok(json.firstRequestMs > 0 && json.signInMs > 0, 'the run says when its first request left');
   });
 
+  it('the editor\'s settings from TENANT_API_EDITOR_SETTINGS (Run Request File in Terminal): no settings file needed, the environment and the settings\' source said', async () => {
+    const bare = fs.mkdtempSync(path.join(path.dirname(folder), 'tenant-api-editor-'));
+    try {
+      fs.copyFileSync(SMOKE, path.join(bare, 'smoke.http'));
+      const editorSettings = JSON.stringify({ 'tenantApi.environments': [{ name: 'Sandbox', authUrl: sandbox.authUrl, baseUrl: sandbox.baseUrl, clientId: sandbox.clients.password.clientId, allowedHosts: ['127.0.0.1'] }] });
+      const without = await runRunner(['run', 'smoke.http', '--env', 'Sandbox'], bare, passwordEnv);
+      assert.equal(without.code, 2, 'no settings file: no environment Sandbox');
+      const result = await runRunner(['run', 'smoke.http', '--env', 'Sandbox'], bare, { ...passwordEnv, TENANT_API_EDITOR_SETTINGS: editorSettings });
+      outputs.push(result.stdout, result.stderr);
+      assert.equal(result.code, 0, result.stdout + result.stderr);
+      assert.match(result.stderr, /^Environment "Sandbox", settings: the editor's settings \(user, workspace and folder\)$/m);
+    } finally {
+      fs.rmSync(bare, { recursive: true, force: true });
+    }
+  });
+
   it('passing and failing assertions: exit 1, and a JUnit file with the right counts and the expected and found values', async () => {
     const result = await run(['run', 'mixed.http', '--env', 'sandbox', '--reporter', 'junit=out/mixed.xml'], passwordEnv);
     assert.equal(result.code, 1, result.stdout + result.stderr);
