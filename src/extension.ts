@@ -88,6 +88,7 @@ export async function activate(context: vscode.ExtensionContext) {
     modules: () => active().client.modules(),
     licenceOrganization: async (module) => (await active().licenceKeys.get(module))?.organization,
     environmentName: () => (environments.active().isDefault ? 'default' : environments.active().name),
+    activeTenantId: () => active().views.activeTenant.get()?.id,
     environments,
   });
   // Every command, from one place: the active environment's run in its parts at each use.

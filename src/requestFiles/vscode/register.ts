@@ -36,6 +36,8 @@ export interface RequestFilesDeps {
   licenceOrganization?: (module: string) => Promise<string | undefined>;
   /** The active environment as the runner's --env takes it (Run Request File in Terminal). */
   environmentName?: () => string;
+  /** The active tenant's id (Run Request File in Terminal hands it to the runner). */
+  activeTenantId?: () => string | undefined;
   /** The environments: the Testing view has a Run profile for each. */
   environments?: TestEnvironments;
 }
@@ -104,7 +106,12 @@ export function registerRequestFiles(context: vscode.ExtensionContext, deps: Req
       cost,
     }),
     ...saveToFileCommands({ history: () => deps.history?.().entries() ?? [], knownTenants: () => tenants.known() }),
-    ...runInTerminalCommands({ extensionPath: context.extensionPath, environmentName: deps.environmentName ?? (() => 'default') }),
+    ...runInTerminalCommands({
+      extensionPath: context.extensionPath,
+      packageJSON: context.extension.packageJSON,
+      environmentName: deps.environmentName ?? (() => 'default'),
+      activeTenantId: deps.activeTenantId ?? (() => undefined),
+    }),
   };
   return { handlers, testing };
 }
