@@ -30,6 +30,7 @@ export const fileSeconds: Readonly<Record<string, number>> = {
   'foundation.test.js': 5,
   'licenceKeys.test.js': 3,
   'italian.test.js': 1,
+  'dailyUse.test.js': 140,
 };
 
 export const unknownFileSeconds = 15;

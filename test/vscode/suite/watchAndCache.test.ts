@@ -138,7 +138,7 @@ describe('watch and cache', function () {
     assert.equal(summaryCalls('RC-MI').length, 3, 'sent again after a sign-out');
   });
 
-  it('switching environment from the status bar stops every watch and starts with an empty cache', async () => {
+  it('switching environment from the status bar pauses every watch and starts with an empty cache', async () => {
     watches.setTimeScale(SCALE);
     await configure({ environments: [{ name: 'Beta' }] });
     try {
@@ -150,8 +150,8 @@ describe('watch and cache', function () {
       const item = '[id="tenant-api.tenant-api-workbench.tenantApi.environment"]';
       await driver.click(item, { timeoutMs: 10_000 });
       await driver.click('.quick-input-widget .monaco-list-row:has-text("Beta")', { timeoutMs: 10_000 });
-      await waitFor(() => watches.list().length === 0 || undefined, { what: 'the switch to stop the watch' });
-      await waitFor(async () => (await driver.notifications()).find((message) => /^Stopped watching GET riepilogo · BA-PR: another environment is active\.$/.test(message)), {
+      await waitFor(() => watches.list().every((watch) => (watch as WatchInfo & { paused?: boolean }).paused) || undefined, { what: 'the switch to pause the watch' });
+      await waitFor(async () => (await driver.notifications()).find((message) => /^Paused watching GET riepilogo · BA-PR: "Beta" is active now\./.test(message)), {
         what: 'the switch notification',
       });
       assert.equal(await vscode.commands.executeCommand('tenantApi.switchEnvironment', { name: 'Default' }), 'Default');
