@@ -3,7 +3,9 @@
  * runner (the same client, throttle and quota as the editor), with the guards between requests:
  * --bail, --max-calls, --keep-quota, and a stop on the weekly limit.
  */
+import { isApiError } from '../api/errors';
 import type { QuotaReading, RouteRule } from '../api/types';
+import { LICENCE_KEY_PREFIX } from './credentials';
 import * as l10n from '../common/l10n';
 import type { ParsedFile } from '../engine/parser';
 import { labelOf, type RequestDocument, type RequestFileRunner, type RunOutcome } from '../engine/runner';
@@ -59,8 +61,14 @@ function notRun(file: LoadedFile, from: number): RequestReport[] {
 }
 
 function withHint(outcome: RunOutcome, hint: string | undefined): RunOutcome {
-  if (!hint || outcome.error?.kind !== 'tenant') return outcome;
-  return { ...outcome, error: { ...outcome.error, message: `${outcome.error.message} ${hint}` } };
+  const error = outcome.error;
+  // The client's sentence names the editor's command: the runner's keys come from its variables.
+  if (error?.kind === 'licenceMissing' && isApiError(error.cause) && error.cause.details.module) {
+    const module = error.cause.details.module;
+    return { ...outcome, error: { ...error, message: l10n.t('No licence key is set for the module "{0}": set {1} (or answer the runner\'s question at a terminal).', module, `${LICENCE_KEY_PREFIX}${module.toUpperCase()}`) } };
+  }
+  if (!hint || error?.kind !== 'tenant') return outcome;
+  return { ...outcome, error: { ...error, message: `${error.message} ${hint}` } };
 }
 
 export async function runFiles(files: readonly LoadedFile[], deps: FileRunDeps, limits: FileRunLimits, environment: string): Promise<RunReport> {

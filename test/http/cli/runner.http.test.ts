@@ -90,6 +90,13 @@ describe('tenant-api, the built runner, against the sandbox', function () {
       outputs.push(result.stdout, result.stderr);
       assert.equal(result.code, 0, result.stdout + result.stderr);
       assert.match(result.stderr, /^Environment "Sandbox", settings: the editor's settings \(user, workspace and folder\)$/m);
+      // A key missing, nobody at a terminal to ask: the runner names its variable, not the editor's command.
+      fs.writeFileSync(path.join(bare, 'efat.http'), '# @tenant RC-MI\nGET /efat/api/v1/ditte?dimensionePagina=1\n');
+      const { TENANT_API_KEY_EFAT: _efat, ...withoutEfat } = passwordEnv;
+      const noKey = await runRunner(['run', 'efat.http', '--env', 'Sandbox'], bare, { ...withoutEfat, TENANT_API_EDITOR_SETTINGS: editorSettings });
+      outputs.push(noKey.stdout, noKey.stderr);
+      assert.equal(noKey.code, 3, noKey.stdout + noKey.stderr);
+      assert.match(noKey.stdout, /No licence key is set for the module "efat": set TENANT_API_KEY_EFAT \(or answer the runner's question at a terminal\)\./);
     } finally {
       fs.rmSync(bare, { recursive: true, force: true });
     }
