@@ -8,9 +8,10 @@ import type { BodyDiff } from '../engine/bodyDiff';
 import type { WatchStopReason } from '../engine/watchSchedule';
 import { timeOfDay } from './timeFormat';
 
-/** `2 watches · 120 calls/h`, and `· 1 paused` for those of another environment (they make no calls). */
+/** `2 watches · 120 calls/h`, and `· 1 paused` for those of another environment (they make no calls); `1 watch paused` when none runs. */
 export function watchStatusText(count: number, callsPerHour: number, paused = 0): string {
   const running = count - paused;
+  if (running === 0 && paused > 0) return paused === 1 ? l10n.t('1 watch paused') : l10n.t('{0} watches paused', paused);
   const text = running === 1 ? l10n.t('1 watch · {0} calls/h', callsPerHour) : l10n.t('{0} watches · {1} calls/h', running, callsPerHour);
   return paused > 0 ? `${text} · ${l10n.t('{0} paused', paused)}` : text;
 }

@@ -9,7 +9,8 @@ describe('watch presentation', () => {
     assert.equal(watchStatusText(1, 60), '1 watch · 60 calls/h');
     assert.equal(watchStatusText(2, 120), '2 watches · 120 calls/h');
     assert.equal(watchStatusText(3, 60, 2), '1 watch · 60 calls/h · 2 paused', 'paused watches make no calls');
-    assert.equal(watchStatusText(1, 0, 1), '0 watches · 0 calls/h · 1 paused');
+    assert.equal(watchStatusText(1, 0, 1), '1 watch paused', 'none running: no count of calls');
+    assert.equal(watchStatusText(2, 0, 2), '2 watches paused');
   });
 
   it('says which watches paused, for which environment, and when they come back', () => {
