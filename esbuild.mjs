@@ -13,6 +13,10 @@ const common = {
   target: 'node20',
   external: ['vscode'],
   logLevel: 'info',
+  // The catalogue's heavy half is dist/catalog.js, required by name when a catalogue is first needed (src/catalog/lazyLibrary.ts).
+  define: { CATALOGUE_BUNDLE: '"catalog.js"' },
+  // jsonc-parser's "main" is a UMD build whose requires a bundler cannot follow: its ES module build instead.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
 };
 
 const builds = [
@@ -21,7 +25,8 @@ const builds = [
     entryPoints: ['src/extension.ts'],
     outfile: 'dist/extension.js',
     minify: production,
-    sourcemap: production ? 'linked' : 'inline',
+    // Production: the map is written beside the bundle (to read a user's stack trace) but not linked from it, and .vscodeignore leaves it out of the .vsix.
+    sourcemap: production ? 'external' : 'inline',
     sourcesContent: !production,
   },
   {
@@ -32,6 +37,35 @@ const builds = [
     external: [],
     minify: production,
     banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    // The catalogue's heavy half (YAML, references, JSON Schema, samples): out of activation, loaded on first use by both.
+    ...common,
+    entryPoints: ['src/catalog/library.ts'],
+    outfile: 'dist/catalog.js',
+    external: [],
+    minify: production,
+  },
+  {
+    // Copy as Code's snippet generator (httpsnippet) in a file of its own, required when a snippet is
+    // asked for: the extension's bundle does not carry it, so activation never loads it.
+    ...common,
+    entryPoints: ['src/engine/codeSnippets.ts'],
+    outfile: 'dist/codeSnippets.js',
+    minify: production,
+  },
+  {
+    // The webviews' scripts and styles (the table view, the usage panel): for the browser, out of the
+    // activation bundle, each page loading only its own file from dist/webview/.
+    entryPoints: { table: 'src/webview/table/main.ts', usage: 'src/webview/usage/main.ts' },
+    outdir: 'dist/webview',
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'chrome120',
+    logLevel: 'info',
+    minify: production,
+    sourcemap: production ? false : 'inline',
   },
 ];
 

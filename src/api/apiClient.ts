@@ -1,5 +1,6 @@
 import type { Clock } from '../common/clock';
 import { systemClock } from '../common/clock';
+import { Emitter, type Event } from '../common/event';
 import * as l10n from '../common/l10n';
 import type { Logger } from '../common/logger';
 import { silentLogger } from '../common/logger';
@@ -18,13 +19,14 @@ import { nextHop } from './redirects';
 import { RequestScheduler } from './requestScheduler';
 import { prepareRequest, type PreparedRequest } from './requestPreparation';
 import { buildResponse } from './responseBuilder';
+import { requestTimeoutMs, REQUEST_TIMEOUT_SECONDS } from './requestTimeout';
 import { retryPolicy, type ExchangeOutcome, type RetryDecision } from './retryPolicy';
 import { cacheKey, cacheLifetimeMs, ResponseCache } from './responseCache';
 import { RouteTable, mergeEndpoints, parseEndpointSetting, parseRouteSetting } from './routes';
 import { scheduledExchange, type ScheduledExchange } from './scheduledExchange';
 import { serverError } from './serverError';
 import { parseTenantList } from './tenantList';
-import type { AccessTokenSource, ApiErrorDetails, ApiRequest, ApiResponse, EndpointDefinition, RouteRule, TenantApi, TenantRecord } from './types';
+import type { AccessTokenSource, ApiErrorDetails, ApiRequest, ApiResponse, CountedCall, EndpointDefinition, QuotaReading, RouteRule, TenantApi, TenantRecord } from './types';
 
 export { pauseAfter429, rateLimitUnit } from './retryPolicy';
 
@@ -48,7 +50,7 @@ export const DEFAULT_API_SETTINGS: ApiSettings = {
   allowedHosts: [],
   routes: [],
   endpoints: [],
-  requestTimeoutSeconds: 30,
+  requestTimeoutSeconds: REQUEST_TIMEOUT_SECONDS.fallback,
   safetyMarginMs: 5,
   maxQueueLength: 1000,
   maxRetries: 3,
@@ -80,9 +82,19 @@ export interface ApiClientOptions {
   beforeSend?: (call: { method: string; url: string }) => Promise<void>;
   /** Whose cache this client's static answers go to (the environment's id); default 'default'. */
   cacheScope?: () => string;
+  /** The routes the loaded catalogues imply (after the user's, before the built-in ones); the same array until they change. */
+  catalogueRoutes?: () => readonly RouteRule[];
 }
 
 export const TENANT_LIST_PATH = '/v10/user-tenants';
+
+interface Tables {
+  routeSetting: unknown;
+  endpointSetting: unknown;
+  catalogued: readonly RouteRule[];
+  routes: RouteTable;
+  endpoints: EndpointDefinition[];
+}
 
 /** What one attempt came to: an answer (with its response) or a failed exchange. */
 interface Attempt {
@@ -109,7 +121,13 @@ export class ApiClient implements TenantApi {
   private readonly random: () => number;
   /** Static resources' answers (route rules with cacheSeconds), this client's only: emptied by clearCache. */
   private readonly cache = new ResponseCache();
-  private tables: { routeSetting: unknown; endpointSetting: unknown; routes: RouteTable; endpoints: EndpointDefinition[] } | undefined;
+  private tables: Tables | undefined;
+  private readonly counted = new Emitter<CountedCall>();
+  /**
+   * Every answer that reported its organization's usage, an error's and a kept answer's included (the
+   * tenant directory learns from it which organization each tenant's calls are counted against).
+   */
+  readonly onDidCount: Event<CountedCall> = this.counted.event;
 
   constructor(private readonly options: ApiClientOptions) {
     this.clock = options.clock ?? systemClock;
@@ -180,22 +198,29 @@ export class ApiClient implements TenantApi {
     try {
       const prepared = await prepareRequest(request, {
         routeFor: (path) => this.routeFor(path),
+        modules: () => this.modules(),
         hostPolicy: this.hostPolicy(),
         licenceKeys: this.options.licenceKeys,
         quota: this.quota,
         logger: this.logger,
       });
       const kept = this.staticAnswer(prepared, request);
-      if (kept.cached) return kept.cached;
+      if (kept.cached) return this.count(request, kept.cached.usage, kept.cached);
       await this.options.beforeSend?.({ method: prepared.method, url: prepared.url.href });
       const response = await this.execute(prepared, request);
       if (kept.key) this.cache.put(kept.key, response, kept.lifetimeMs, this.clock.now());
-      return response;
+      return this.count(request, response.usage, response);
     } catch (error) {
       const apiError = error instanceof ApiError ? error : apiErrors.network(String(error), { cause: error });
       this.logger.warn(apiError.describe());
-      throw apiError;
+      throw this.count(request, apiError.details.usage, apiError);
     }
+  }
+
+  /** Tells onDidCount's listeners of a usage the call reported; hands `outcome` on. */
+  private count<T>(request: ApiRequest, usage: QuotaReading | undefined, outcome: T): T {
+    if (usage) this.counted.fire({ request, usage });
+    return outcome;
   }
 
   /** Forgets every kept static answer (sign-out, environment switch). */
@@ -225,19 +250,22 @@ export class ApiClient implements TenantApi {
   }
 
   dispose(): void {
+    this.counted.dispose();
     if (!this.options.scheduler) this.scheduler.dispose();
     if (!this.options.quota) this.quota.dispose();
   }
 
-  private currentTables(): { routeSetting: unknown; endpointSetting: unknown; routes: RouteTable; endpoints: EndpointDefinition[] } {
+  private currentTables(): Tables {
     // The settings are a snapshot replaced when the configuration changes: the same values, the same tables.
     const { routes, endpoints } = this.options.settings();
+    const catalogued = this.options.catalogueRoutes?.() ?? [];
     const current = this.tables;
-    if (current && current.routeSetting === routes && current.endpointSetting === endpoints) return current;
+    if (current && current.routeSetting === routes && current.endpointSetting === endpoints && current.catalogued === catalogued) return current;
     this.tables = {
       routeSetting: routes,
       endpointSetting: endpoints,
-      routes: new RouteTable(parseRouteSetting(routes, this.logger)),
+      catalogued,
+      routes: new RouteTable(parseRouteSetting(routes, this.logger), undefined, catalogued),
       endpoints: mergeEndpoints(parseEndpointSetting(endpoints, this.logger)),
     };
     return this.tables;
@@ -251,7 +279,7 @@ export class ApiClient implements TenantApi {
   /** Attempts until the retry policy returns the response or gives up. */
   private async execute(prepared: PreparedRequest, request: ApiRequest): Promise<ApiResponse> {
     const settings = this.settings();
-    const timeoutMs = Math.max(0.05, Number(settings.requestTimeoutSeconds) || 30) * 1000;
+    const timeoutMs = requestTimeoutMs(settings);
     const maxRetries = Math.max(0, Math.floor(settings.maxRetries));
     const organization = prepared.licence?.organization;
     const call = new CallProgress(prepared);

@@ -6,6 +6,7 @@
  */
 import { COMMAND, EDITOR_COMMAND } from '../common/commandIds';
 import * as l10n from '../common/l10n';
+import { connectionProblemOf } from './connectionProblems';
 import type { ApiErrorDetails, ApiErrorKind } from './types';
 
 /** What the user can do next: run a command, or send the same request again. */
@@ -92,6 +93,14 @@ export const ERROR_ACTIONS: { readonly [K in ApiErrorKind]: ErrorActionRow } = {
     why: 'mostly a missing or malformed setting (no base URL, a bad route)',
     actions: () => [action.openSettings('tenantApi')],
   },
+  proxy: {
+    why: "the editor's fetch goes through the proxy of VS Code's network settings (http.proxy, else HTTPS_PROXY): only they change it",
+    actions: () => [action.openSettings('http.proxy')],
+  },
+  certificate: {
+    why: "the editor trusts the system's certificates (http.systemCertificates): a company's authority is added there, never by turning checks off",
+    actions: () => [action.openSettings('http.systemCertificates')],
+  },
   rateLimit: { why: 'the limit frees up within a minute', actions: () => [action.retry()] },
   network: { why: 'the server may be back in a moment', actions: () => [action.retry()] },
   timeout: { why: 'a slow answer may come quicker next time', actions: () => [action.retry()] },
@@ -104,6 +113,13 @@ export const ERROR_ACTIONS: { readonly [K in ApiErrorKind]: ErrorActionRow } = {
     silent: ({ shown, answered }) => shown && answered,
   },
 };
+
+/** The settings a sign-in that failed for a proxy or a certificate points to (the Open Settings of its kind's row). */
+export function connectionSettingsQuery(error: unknown): string | undefined {
+  const problem = connectionProblemOf(error);
+  const open = problem && ERROR_ACTIONS[problem.errorKind].actions({}).find((next) => 'command' in next && next.command === EDITOR_COMMAND.openSettings);
+  return open && 'args' in open ? String(open.args[0]) : undefined;
+}
 
 /** The row of a kind, or undefined for a kind this map does not know (an error from outside the client). */
 export function errorActionRow(kind: string | undefined): ErrorActionRow | undefined {

@@ -84,10 +84,11 @@ export const apiErrors = {
       l10n.t('The server still refused your sign-in after it was refreshed. Sign in again: the request goes as soon as you are.'),
     ),
 
-  licenceMissing: (module: string, details: ApiErrorDetails = {}) =>
+  /** `message`: the front end's own sentence (the runner names the variable to set; a tenant no key covers is named). */
+  licenceMissing: (module: string, details: ApiErrorDetails = {}, message?: string) =>
     new ApiError(
       'licenceMissing',
-      l10n.t('No licence key is set for the module "{0}". Set one with "Tenant API: Set Licence Key".', module),
+      message ?? l10n.t('No licence key is set for the module "{0}". Set one with "Tenant API: Set Licence Key".', module),
       { ...details, module },
       l10n.t('No licence key is set for the module "{0}". Set one: the request goes as soon as it is set.', module),
     ),
@@ -184,6 +185,11 @@ export const apiErrors = {
 
   redirectNotFollowed: (reason: string, details: ApiErrorDetails) =>
     new ApiError('hostValidation', l10n.t('The server redirected the call elsewhere and it was not followed: {0}', reason), details),
+
+  /** `sentence` is connectionProblems' problemSentence: it names the proxy and what to do. */
+  proxy: (sentence: string, details: ApiErrorDetails) => new ApiError('proxy', sentence, details),
+
+  certificate: (sentence: string, details: ApiErrorDetails) => new ApiError('certificate', sentence, details),
 
   network: (reason: string, details: ApiErrorDetails) =>
     new ApiError('network', l10n.t('The server could not be reached: {0}', reason), details),

@@ -1,12 +1,16 @@
 import type { KyInstance } from 'ky' with { 'resolution-mode': 'import' };
 import type { Clock } from '../common/clock';
+import { ConnectionProblemError, describeNetworkError } from './connectionProblems';
 
 export type FetchFunction = (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
+
+/** Why one exchange ended without a complete response (a proxy or certificate problem: see connectionProblems). */
+export type TransportFailure = 'timeout' | 'cancelled' | 'network' | 'proxy' | 'certificate';
 
 /** Why one exchange ended without a complete response. */
 export class TransportError extends Error {
   constructor(
-    readonly reason: 'timeout' | 'cancelled' | 'network',
+    readonly reason: TransportFailure,
     message: string,
     override readonly cause?: unknown,
   ) {
@@ -92,6 +96,7 @@ export class HttpTransport {
     } catch (error) {
       if (error instanceof TransportError) throw error;
       if (stop.reason) throw stop.error(error);
+      if (error instanceof ConnectionProblemError) throw new TransportError(error.errorKind, error.message, error);
       throw new TransportError('network', describeNetworkError(error), error);
     } finally {
       this.clock.clearTimeout(timer);
@@ -173,22 +178,4 @@ async function readBody(response: Response, stop: ExchangeStop): Promise<Uint8Ar
     offset += chunk.byteLength;
   }
   return body;
-}
-
-/** "connection reset (ECONNRESET)" rather than fetch's bare "fetch failed". */
-export function describeNetworkError(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
-  const code = cause?.code ?? (error as { code?: string })?.code;
-  const known: Record<string, string> = {
-    ECONNRESET: 'the connection was reset',
-    ECONNREFUSED: 'the connection was refused',
-    ENOTFOUND: 'the host name could not be resolved',
-    ETIMEDOUT: 'the connection timed out',
-    UND_ERR_SOCKET: 'the connection was closed unexpectedly',
-    EPIPE: 'the connection was closed unexpectedly',
-    CERT_HAS_EXPIRED: 'the server certificate has expired',
-  };
-  if (code && known[code]) return `${known[code]} (${code})`;
-  const message = cause?.message ?? (error instanceof Error ? error.message : String(error));
-  return code ? `${message} (${code})` : message;
 }

@@ -5,7 +5,9 @@ import { systemClock } from '../common/clock';
 import { LicenceKeyStore } from './licenceKeyStore';
 import { APPLICATION_LIMITS, type RateLimit } from './limits';
 import { QuotaTracker } from './quotaTracker';
-import { RequestScheduler, type RateLedger } from './requestScheduler';
+import { type RateLedger } from './requestScheduler';
+import { requestTimeoutSeconds } from './requestTimeout';
+import { MeteredScheduler } from './meteredScheduler';
 import type { AccessTokenSource } from './types';
 
 export { ApiClient, DEFAULT_API_SETTINGS, TENANT_LIST_PATH, type ApiSettings } from './apiClient';
@@ -31,7 +33,7 @@ export function readApiSettings(get: SettingReader): ApiSettings {
     allowedHosts: Array.isArray(allowedHosts) ? allowedHosts.filter((h): h is string => typeof h === 'string') : [],
     routes: get<unknown>('routes', d.routes),
     endpoints: get<unknown>('endpoints', d.endpoints),
-    requestTimeoutSeconds: number(get<unknown>('requestTimeoutSeconds', d.requestTimeoutSeconds), d.requestTimeoutSeconds, 1, 3600),
+    requestTimeoutSeconds: requestTimeoutSeconds(get<unknown>('requestTimeoutSeconds', d.requestTimeoutSeconds)),
     safetyMarginMs: number(get<unknown>('rateLimit.safetyMarginMs', d.safetyMarginMs), d.safetyMarginMs, 0, 1000),
     maxQueueLength: Math.floor(number(get<unknown>('rateLimit.maxQueueLength', d.maxQueueLength), d.maxQueueLength, 1, 100_000)),
     maxRetries: Math.floor(number(get<unknown>('maxRetries', d.maxRetries), d.maxRetries, 0, 10)),
@@ -51,6 +53,9 @@ export interface TenantApiDeps {
   quota?: ApiClientOptions['quota'];
   beforeSend?: ApiClientOptions['beforeSend'];
   cacheScope?: ApiClientOptions['cacheScope'];
+  /** The front end's fetch (the editor's names proxy and certificate problems); default the global one. */
+  fetch?: ApiClientOptions['fetch'];
+  catalogueRoutes?: ApiClientOptions['catalogueRoutes'];
 }
 
 /** Builds the client and its licence key store: the one place the lead needs for src/api. */
@@ -65,6 +70,8 @@ export function createTenantApi(deps: TenantApiDeps): { client: ApiClient; licen
     quota: deps.quota,
     beforeSend: deps.beforeSend,
     cacheScope: deps.cacheScope,
+    fetch: deps.fetch,
+    catalogueRoutes: deps.catalogueRoutes,
   });
   return {
     client,
@@ -78,7 +85,8 @@ export function createTenantApi(deps: TenantApiDeps): { client: ApiClient; licen
 
 /** An application's scheduler and the window-shared ledger behind it, disposed together. */
 export interface ApplicationScheduler {
-  readonly scheduler: RequestScheduler;
+  /** Its calls and their waits are told (onDidCall) for the usage panel. */
+  readonly scheduler: MeteredScheduler;
   dispose(): void;
 }
 
@@ -105,7 +113,7 @@ export function createApplicationScheduler(
 ): ApplicationScheduler {
   const safetyMarginMs = () => settings().safetyMarginMs;
   const ledger = shared?.ledger({ quota: shared.quota, limits: APPLICATION_LIMITS, safetyMarginMs, logger });
-  const scheduler = new RequestScheduler({
+  const scheduler = new MeteredScheduler({
     clock: systemClock,
     limits: APPLICATION_LIMITS,
     safetyMarginMs,

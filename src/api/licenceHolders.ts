@@ -134,3 +134,30 @@ export function suggestedOrganizationName(tenants: readonly TenantRecord[]): str
   const prefix = shared.join(' ').replace(/[\s\-–—,:;·.]+$/u, '').trim();
   return names.length > 1 && prefix ? prefix : names[0];
 }
+
+/**
+ * Which of a module's keys (one per organization) a call for `tenant` carries. The tenant's
+ * organization is the one a key names it for (ticked in the editor, named by the runner's
+ * TENANT_API_TENANTS_<ORG>), of any module, or the one `declared` for it: then only that
+ * organization's key of the module will do. A tenant no key names takes the module's key that names no
+ * tenant (set before the question was asked, the runner's TENANT_API_KEY_<MODULE>). Undefined: no key
+ * covers the tenant, and no other organization's key is lent (its calls would count against the
+ * wrong quota).
+ */
+export function keyForTenant<K extends Pick<LicenceKeyInfo, 'organization' | 'tenantIds' | 'tenants'>>(
+  moduleKeys: readonly K[],
+  allKeys: readonly Pick<LicenceKeyInfo, 'organization' | 'tenantIds' | 'tenants'>[],
+  tenant: TenantRecord,
+  declared?: string,
+): K | undefined {
+  const organization = declared ?? tenantOrganization(allKeys, tenant);
+  if (organization !== undefined) return moduleKeys.find((key) => sameOrganizationName(key.organization, organization));
+  return moduleKeys.find((key) => !key.tenantIds && !key.tenants);
+}
+
+/** The organization whose key names the tenant (by id when ticked; by id, code or description when written). */
+export function tenantOrganization(keys: readonly Pick<LicenceKeyInfo, 'organization' | 'tenantIds' | 'tenants'>[], tenant: TenantRecord): string | undefined {
+  const values = [tenant.id, tenant.codiceAmbienteDati, tenant.descrizioneAmbienteDati].map((value) => value.toLowerCase());
+  const names = (key: (typeof keys)[number]) => key.tenantIds?.includes(tenant.id) || key.tenants?.some((reference) => values.includes(reference.trim().toLowerCase()));
+  return keys.find(names)?.organization;
+}

@@ -37,6 +37,10 @@ export function giveUpError(reason: GiveUpReason, c: GiveUpContext): ApiError {
         l10n.t('{0}. A {1} request is not sent again automatically: check whether it took effect.', c.failureMessage ?? '', c.method),
         d,
       );
+    case 'proxy':
+      return apiErrors.proxy(c.failureMessage ?? '', d);
+    case 'certificate':
+      return apiErrors.certificate(c.failureMessage ?? '', d);
     case 'foreignAskedForCredentials':
       return apiErrors.redirectNotFollowed(l10n.t('the new host asked for credentials, which are not sent to it.'), d);
     case 'licenceMissing':

@@ -22,6 +22,8 @@ export interface PreparedRequest {
 
 export interface PreparationContext {
   routeFor(path: string): RouteRule | undefined;
+  /** The licence modules of the route table (a tenant's organization is learned from the keys of all of them). */
+  modules(): string[];
   hostPolicy: HostPolicy;
   licenceKeys: LicenceKeyStore;
   quota: QuotaTracker;
@@ -106,8 +108,11 @@ function encodeBody(body: unknown, method: string, url: URL): string | undefined
 /** The module's key, or why the call is refused: no key, or the organization's quota stops it. */
 async function licenceFor(module: string, request: ApiRequest, method: string, url: URL, context: PreparationContext): Promise<StoredLicenceKey> {
   let licence: StoredLicenceKey | undefined;
+  let keys: StoredLicenceKey[];
   try {
-    licence = await context.licenceKeys.get(module);
+    keys = await context.licenceKeys.all(module);
+    // A base-URL call names a tenant only to choose whose key it carries.
+    licence = await context.licenceKeys.forTenant(module, request.tenant, context.modules());
   } catch (error) {
     throw new ApiError(
       'licenceMissing',
@@ -115,7 +120,7 @@ async function licenceFor(module: string, request: ApiRequest, method: string, u
       { module, method, url: url.href, cause: error },
     );
   }
-  if (!licence) throw apiErrors.licenceMissing(module, { method, url: url.href });
+  if (!licence) throw apiErrors.licenceMissing(module, { method, url: url.href }, context.licenceKeys.wording.missing(module, request.tenant, keys.length > 0));
   const refusal = context.quota.refusal(licence.organization);
   if (refusal && !request.sendOverQuota) {
     const details = { method, url: url.href, usage: refusal.reading };

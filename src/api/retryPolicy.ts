@@ -4,7 +4,7 @@ import { IDEMPOTENT_METHODS, type QuotaReading, type RateLimitUnit } from './typ
 
 /** How one exchange ended, as far as the decision about the next step needs to know. */
 export type ExchangeOutcome =
-  | { kind: 'failed'; reason: 'timeout' | 'cancelled' | 'network' }
+  | { kind: 'failed'; reason: 'timeout' | 'cancelled' | 'network' | 'proxy' | 'certificate' }
   | {
       kind: 'answered';
       status: number;
@@ -39,6 +39,8 @@ export type GiveUpReason =
   | 'timeoutNotRetried'
   | 'network'
   | 'networkNotRetried'
+  | 'proxy'
+  | 'certificate'
   | 'http'
   | 'foreignAskedForCredentials'
   | 'licenceMissing'
@@ -101,6 +103,16 @@ const giveUp = (reason: GiveUpReason, why: string): RetryDecision => ({ action: 
  */
 export const RETRY_RULES: readonly Rule[] = [
   { why: 'the caller cancelled the call', applies: (s) => failed(s, 'cancelled'), decide: (_s, why) => giveUp('cancelled', why) },
+  {
+    why: 'the proxy could not be reached, wants credentials or refused: nothing reached the server, and sending again meets the same proxy',
+    applies: (s) => failed(s, 'proxy'),
+    decide: (_s, why) => giveUp('proxy', why),
+  },
+  {
+    why: "the server's certificate is not trusted: nothing was sent, and sending again meets the same certificate",
+    applies: (s) => failed(s, 'certificate'),
+    decide: (_s, why) => giveUp('certificate', why),
+  },
   {
     why: 'the connection failed or timed out; an idempotent call may be sent again',
     applies: (s) => failed(s) && s.canRetry,

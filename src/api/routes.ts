@@ -109,12 +109,12 @@ export function parseEndpointSetting(value: unknown, logger?: Logger): EndpointD
   return endpoints;
 }
 
-/** The route table in force: the user's rules first, then the built-in ones. */
+/** The route table in force: the user's rules first, then those the catalogues imply, then the built-in ones. */
 export class RouteTable {
   readonly rules: readonly RouteRule[];
 
-  constructor(userRules: readonly RouteRule[] = [], builtIn: readonly RouteRule[] = BUILT_IN_ROUTES) {
-    this.rules = [...userRules, ...builtIn];
+  constructor(userRules: readonly RouteRule[] = [], builtIn: readonly RouteRule[] = BUILT_IN_ROUTES, catalogued: readonly RouteRule[] = []) {
+    this.rules = [...userRules, ...catalogued, ...builtIn];
   }
 
   match(path: string): RouteRule | undefined {

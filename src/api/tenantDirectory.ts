@@ -3,7 +3,7 @@ import { Emitter, type Event } from '../common/event';
 import { silentLogger, type Logger } from '../common/logger';
 import { isSignInRequired } from '../common/signInRequired';
 import { isApiError } from './errors';
-import type { ApiErrorKind, ApiRequest, ApiResponse, TenantApi, TenantRecord } from './types';
+import type { ApiErrorKind, CountedCall, TenantRecord } from './types';
 
 /** One account's tenants as far as they are known: being listed, listed, or why listing failed. */
 export type TenantListing =
@@ -22,6 +22,8 @@ export interface TenantDirectoryDeps {
   listTenants(): Promise<TenantRecord[]>;
   /** The account whose token the listing uses; a sign-in, sign-out or switch drops the listings (a token refresh does not). */
   sessions: Pick<SessionState, 'activeAccount' | 'onDidChangeSessions' | 'getAccounts'>;
+  /** The client's counted calls (ApiClient.onDidCount): a tenant's tells which organization its calls count against. */
+  counted?: Event<CountedCall>;
   logger?: Logger;
 }
 
@@ -42,14 +44,17 @@ export class TenantDirectory {
   /** Bumped by refresh(): a listing that started before it is not kept. */
   private generation = 0;
   private readonly logger: Logger;
-  private readonly subscription: { dispose(): void };
+  private readonly subscriptions: Array<{ dispose(): void }>;
   /** Who is signed in and which account is active, as last seen: a change of it drops the listings. */
   private accounts: Promise<string>;
 
   constructor(private readonly deps: TenantDirectoryDeps) {
     this.logger = deps.logger ?? silentLogger;
     this.accounts = this.signedIn();
-    this.subscription = deps.sessions.onDidChangeSessions(() => void this.sessionsChanged());
+    this.subscriptions = [
+      deps.sessions.onDidChangeSessions(() => void this.sessionsChanged()),
+      deps.counted?.(({ request, usage }) => request.tenant && this.noteOrganization(request.tenant.id, usage.organization)) ?? { dispose() {} },
+    ];
   }
 
   private async signedIn(): Promise<string> {
@@ -132,7 +137,7 @@ export class TenantDirectory {
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    for (const subscription of this.subscriptions) subscription.dispose();
     this.changes.dispose();
   }
 
@@ -150,36 +155,5 @@ function failedListing(error: unknown): TenantListing {
     errorKind: isApiError(error) ? error.kind : isSignInRequired(error) ? 'auth' : undefined,
     message: error instanceof Error ? error.message : String(error),
     module: isApiError(error) ? error.details.module : undefined,
-  };
-}
-
-/**
- * The client, telling the directory which organization each tenant's calls are counted against
- * (from the usage of every answer, errors included), so that every sender feeds it the same way.
- */
-export function recordingOrganizations(api: TenantApi, directory: TenantDirectory): TenantApi {
-  const note = (request: ApiRequest, usage: ApiResponse['usage']) => {
-    if (request.tenant && usage) directory.noteOrganization(request.tenant.id, usage.organization);
-  };
-  return {
-    async send(request) {
-      try {
-        const response = await api.send(request);
-        note(request, response.usage);
-        return response;
-      } catch (error) {
-        if (isApiError(error)) note(request, error.details.usage);
-        throw error;
-      }
-    },
-    listTenants: (options) => api.listTenants(options),
-    get quota() {
-      return api.quota;
-    },
-    get queue() {
-      return api.queue;
-    },
-    endpoints: () => api.endpoints(),
-    routeFor: (path) => api.routeFor(path),
   };
 }

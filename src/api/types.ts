@@ -107,6 +107,10 @@ export type ApiErrorKind =
   /** The target host (or a redirect) failed validation; nothing secret was sent there. */
   | 'hostValidation'
   | 'network'
+  /** The proxy could not be reached, wants credentials, or refused the connection (the message names it, never its password). */
+  | 'proxy'
+  /** The server's certificate is not trusted (self-signed, unknown authority, expired, another host's). */
+  | 'certificate'
   | 'timeout'
   | 'cancelled'
   | 'queueFull'
@@ -134,6 +138,12 @@ export interface ApiErrorDetails {
   /** The response, for HTTP errors (the UI can still show it). */
   response?: ApiResponse;
   cause?: unknown;
+}
+
+/** A call whose answer (or error) reported the usage of the organization it was counted against. */
+export interface CountedCall {
+  request: ApiRequest;
+  usage: QuotaReading;
 }
 
 /** Event of the QuotaTracker (the status bar listens). */
@@ -194,6 +204,8 @@ export interface LicenceKeyInfo {
   organization: string;
   /** The tenants the user said this licence covers (ids); absent for keys set before it was asked. */
   tenantIds?: string[];
+  /** The tenants it covers as named by code, description or id (the runner's TENANT_API_TENANTS_<ORG>). */
+  tenants?: string[];
 }
 
 /** What the tree, status bar and request command use. */

@@ -32,6 +32,16 @@ export class UsageHistory {
     this.byOrganization.set(reading.organization, samples);
   }
 
+  /** Sets an organization's samples (a record kept across reloads, thinned): sorted by time, bounded. */
+  replace(organization: string, samples: readonly UsageSample[]): void {
+    const sorted = [...samples].sort((a, b) => a.at - b.at);
+    this.byOrganization.set(organization, sorted.slice(Math.max(0, sorted.length - this.maxSamples)));
+  }
+
+  organizations(): string[] {
+    return [...this.byOrganization.keys()];
+  }
+
   samples(organization: string): readonly UsageSample[] {
     return this.byOrganization.get(organization) ?? [];
   }

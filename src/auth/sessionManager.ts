@@ -6,7 +6,7 @@ import { forgetSecret } from '../common/redact';
 import { SignInRequiredError, TokenRefreshError } from './errors';
 import { OAuthError } from './oauthErrors';
 import { SessionRelay, type SessionPeers } from './sessionRelay';
-import { SessionStore, laterSession, nextOrder, type StoredSession } from './sessionStore';
+import { SessionStore, compareSessions, foundSession, isNewerSession, nextOrder, type StoredSession } from './sessionStore';
 import type { TokenClient, TokenResponse } from './tokenClient';
 import type { AccessTokenSource, AccountInfo, SessionState } from './types';
 
@@ -103,7 +103,7 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
     this.relay = new SessionRelay(options.peers, {
       known: (id) => this.sessions.get(id),
       adopt: (session) => this.adopt(session),
-      readStored: (id) => this.readStored(id),
+      readStored: (id) => options.store.lookup(id),
       write: (session) => options.store.write(session),
       logger: options.logger,
     });
@@ -128,7 +128,7 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
         const stored = await this.options.store.readAll();
         for (const session of stored) {
           const known = this.sessions.get(session.account.id);
-          if (!known || !laterSession(known, session)) this.sessions.set(session.account.id, session);
+          if (!known || compareSessions(session, known) !== 'older') this.sessions.set(session.account.id, session);
         }
         this.loaded = true;
       } catch (error) {
@@ -237,11 +237,11 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
     } catch (error) {
       if (error instanceof OAuthError && error.error === 'invalid_grant') {
         // Rotation: another window may have used this refresh token and stored (or is storing) the next one.
-        const latest = await this.storedAfterRace(id, current.refreshToken);
-        if (latest && latest.refreshToken !== current.refreshToken) {
+        const newer = await this.newerAfterRace(id, current);
+        if (newer) {
           this.logger.info(`Refresh token of ${id} was rotated by another window; using its tokens.`);
-          this.adopt(latest);
-          return latest;
+          this.adopt(newer);
+          return newer;
         }
         this.logger.warn(`Refresh of ${id} refused (invalid_grant); the session ends.`);
         await this.end(id);
@@ -259,17 +259,17 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
     }, current);
 
     // Compare before writing: never resurrect a session signed out elsewhere, never overwrite newer tokens.
-    const latest = await this.readStored(id);
-    if (latest === null) {
+    const latest = await this.options.store.lookup(id);
+    if (latest.kind === 'gone') {
       this.logger.info(`Session of ${id} was signed out in another window during the refresh.`);
       this.forget(id);
       void client.revoke(next.refreshToken ?? next.accessToken, next.refreshToken ? 'refresh_token' : 'access_token').catch(() => undefined);
       throw new SignInRequiredError();
     }
-    if (latest && latest.refreshToken !== current.refreshToken && laterSession(latest, current)) {
+    if (latest.kind === 'found' && isNewerSession(latest.session, current)) {
       this.logger.info(`Another window stored newer tokens for ${id}; keeping those.`);
-      this.adopt(latest);
-      return latest;
+      this.adopt(latest.session);
+      return latest.session;
     }
     this.sessions.set(id, next);
     if (current.accessToken !== next.accessToken) forgetSecretsOf(current, next);
@@ -295,37 +295,45 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
     const synced = await this.relay.sync(id, current);
     if (!synced) throw new SignInRequiredError();
     if (synced !== current) return synced;
-    const stored = await this.readStored(id);
-    if (stored === null) {
+    const stored = await this.options.store.lookup(id);
+    if (stored.kind === 'gone') {
       this.forget(id);
       throw new SignInRequiredError();
     }
-    if (stored && stored.refreshToken !== current.refreshToken && !laterSession(current, stored)) {
+    if (stored.kind === 'found' && isNewerSession(stored.session, current)) {
       this.logger.info(`Using the tokens another window refreshed for ${id}.`);
-      this.adopt(stored);
-      return stored;
+      this.adopt(stored.session);
+      return stored.session;
     }
     return current;
   }
 
   /**
-   * The stored record once it holds another refresh token than `spent`, or after raceGraceMs: a window
-   * that won the race for `spent` stores its new tokens a moment after our invalid_grant.
+   * After an invalid_grant: a newer session than `current` once one is stored or relayed, or after
+   * raceGraceMs (a window that won the race for its refresh token stores the next one a moment after
+   * our refusal); undefined when none came, or the session is gone (signed out elsewhere).
    */
-  private async storedAfterRace(id: string, spent: string | undefined): Promise<StoredSession | null | undefined> {
-    const first = await this.readStored(id);
-    if (first === null || (first && first.refreshToken !== spent)) return first;
-    const relayed = this.sessions.get(id);
-    if (relayed && relayed.refreshToken !== spent) return relayed;
+  private async newerAfterRace(id: string, current: StoredSession): Promise<StoredSession | undefined> {
+    const newer = (...candidates: Array<StoredSession | undefined>) => candidates.find((candidate) => candidate && isNewerSession(candidate, current));
+    const first = await this.options.store.lookup(id);
+    if (first.kind === 'gone') return undefined;
+    const early = newer(foundSession(first), this.sessions.get(id));
+    if (early) return early;
+    await this.changeOf(id, this.options.raceGraceMs ?? 2000);
+    return newer(this.sessions.get(id), foundSession(await this.options.store.lookup(id)));
+  }
+
+  /** Resolves when the stored session of `id` changes or another window relays one, or after `graceMs`. */
+  private changeOf(id: string, graceMs: number): Promise<void> {
     const { clock, store } = this.options;
-    await new Promise<void>((resolve) => {
+    return new Promise<void>((resolve) => {
       const watching: Disposable[] = [];
       const done = () => {
         clock.clearTimeout(timer);
         for (const subscription of watching) subscription.dispose();
         resolve();
       };
-      const timer = clock.setTimeout(done, this.options.raceGraceMs ?? 2000);
+      const timer = clock.setTimeout(done, graceMs);
       watching.push(
         store.onDidChange(({ key }) => {
           const change = SessionStore.classify(key);
@@ -336,19 +344,6 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
       const fromPeer = this.relay.onSessionOf(id, done);
       if (fromPeer) watching.push(fromPeer);
     });
-    const adopted = this.sessions.get(id);
-    if (adopted && adopted.refreshToken !== spent) return adopted;
-    return this.readStored(id);
-  }
-
-  /** The stored record; null when it is gone, undefined when storage could not be read. */
-  private async readStored(id: string): Promise<StoredSession | null | undefined> {
-    try {
-      return (await this.options.store.read(id)) ?? null;
-    } catch (error) {
-      this.logger.warn(`Could not read the stored session of ${id}: ${String(error)}`);
-      return undefined;
-    }
   }
 
   private adopt(session: StoredSession): void {
@@ -426,7 +421,7 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
   /** Sign-out: deletes the secrets, revokes the refresh token (best effort), tells listeners. */
   async removeSession(id: string): Promise<void> {
     await this.ensureLoaded();
-    const session = this.sessions.get(id) ?? (await this.readStored(id)) ?? undefined;
+    const session = this.sessions.get(id) ?? foundSession(await this.options.store.lookup(id));
     this.removing.add(id);
     try {
       await this.options.store.remove(id);
@@ -463,26 +458,28 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
   }
 
   private async syncSession(id: string): Promise<void> {
-    const stored = await this.readStored(id);
-    if (stored === undefined) return; // transient storage error: keep what we have
+    const read = await this.options.store.lookup(id);
+    if (read.kind === 'unreadable') return; // transient storage error: keep what we have
     const known = this.sessions.get(id);
-    if (stored === null) {
+    if (read.kind === 'gone') {
       if (known && !this.removing.has(id)) {
         this.logger.info(`Session of ${id} was removed in another window.`);
         this.forget(id);
       }
       return;
     }
+    const stored = read.session;
     if (!known) {
       this.logger.info(`Session of ${id} was added in another window.`);
       this.adopt(stored);
-    } else if (stored.accessToken !== known.accessToken || stored.refreshToken !== known.refreshToken) {
-      if (!laterSession(known, stored)) {
-        this.logger.info(`Session of ${id} was refreshed in another window.`);
-        this.adopt(stored);
-      } else {
-        this.logger.info(`Ignored stale session data for ${id} from storage.`);
-      }
+      return;
+    }
+    const standing = compareSessions(stored, known);
+    if (standing === 'newer') {
+      this.logger.info(`Session of ${id} was refreshed in another window.`);
+      this.adopt(stored);
+    } else if (standing === 'older') {
+      this.logger.info(`Ignored stale session data for ${id} from storage.`);
     } else if (stored.account.label !== known.account.label) {
       this.adopt(stored);
     }

@@ -1,7 +1,7 @@
 import type { Disposable, Event } from '../common/event';
 import type { Logger } from '../common/logger';
 import { registerSecret } from '../common/redact';
-import { laterSession, type StoredSession } from './sessionStore';
+import { isNewerSession, type SessionRead, type StoredSession } from './sessionStore';
 
 /** The other windows, for sessions refreshed in one and needed in all. */
 export interface SessionPeers {
@@ -18,8 +18,8 @@ export interface RelayedSessions {
   known(id: string): StoredSession | undefined;
   /** Takes a session as this window's (memory, listeners). */
   adopt(session: StoredSession): void;
-  /** The stored record; null when it is gone, undefined when storage could not be read. */
-  readStored(id: string): Promise<StoredSession | null | undefined>;
+  /** The stored record: found, gone or unreadable. */
+  readStored(id: string): Promise<SessionRead>;
   write(session: StoredSession): Promise<void>;
   logger: Logger;
 }
@@ -60,7 +60,7 @@ export class SessionRelay implements Disposable {
     await this.peers.sync().catch((error: unknown) => this.sessions.logger.warn(`Could not reach the other windows before a refresh: ${String(error)}`));
     const latest = this.sessions.known(id);
     if (!latest) return undefined;
-    return latest.refreshToken !== current.refreshToken ? latest : current;
+    return isNewerSession(latest, current) ? latest : current;
   }
 
   /** Calls `listener` when a session of `id` arrives from another window (after it was adopted). */
@@ -77,7 +77,7 @@ export class SessionRelay implements Disposable {
     const id = session.account.id;
     const known = this.sessions.known(id);
     if (!known || trimSlash(known.authUrl) !== trimSlash(session.authUrl) || known.clientId !== session.clientId) return;
-    if (!laterSession(session, known) || (session.accessToken === known.accessToken && session.refreshToken === known.refreshToken)) return;
+    if (!isNewerSession(session, known)) return;
     for (const secret of [session.accessToken, session.refreshToken, session.idToken]) registerSecret(secret);
     this.sessions.logger.info(`Session of ${id} was refreshed in another window; using its tokens.`);
     this.sessions.adopt(session);
@@ -86,7 +86,7 @@ export class SessionRelay implements Disposable {
 
   private async storeAdopted(session: StoredSession): Promise<void> {
     const stored = await this.sessions.readStored(session.account.id);
-    if (stored === null || (stored && !laterSession(session, stored))) return; // signed out, or already there
+    if (stored.kind === 'gone' || (stored.kind === 'found' && !isNewerSession(session, stored.session))) return; // signed out, or already there
     try {
       await this.sessions.write(session);
     } catch (error) {

@@ -64,6 +64,32 @@ export function laterSession(a: StoredSession, b: StoredSession): boolean {
   return oa !== ob ? oa > ob : a.updatedAt > b.updatedAt;
 }
 
+/**
+ * The one rule for "which of two sessions of an account is newer": how `candidate` (read from storage,
+ * or handed on by another window) stands to `held` (the one this window has): the same tokens, a newer
+ * session (other tokens, and not an earlier session: laterSession), or an older one (stale data).
+ */
+export function compareSessions(candidate: StoredSession, held: StoredSession): 'same' | 'newer' | 'older' {
+  if (candidate.accessToken === held.accessToken && candidate.refreshToken === held.refreshToken) return 'same';
+  return laterSession(held, candidate) ? 'older' : 'newer';
+}
+
+/** Whether `candidate` replaces `held` (compareSessions). */
+export function isNewerSession(candidate: StoredSession, held: StoredSession): boolean {
+  return compareSessions(candidate, held) === 'newer';
+}
+
+/**
+ * A stored session as read: found; gone (signed out, or a record that cannot be used); or unreadable
+ * (the storage failed, so nothing is known: what this window holds stays as it is).
+ */
+export type SessionRead = { kind: 'found'; session: StoredSession } | { kind: 'gone' } | { kind: 'unreadable' };
+
+/** The session a read found, if any. */
+export function foundSession(read: SessionRead): StoredSession | undefined {
+  return read.kind === 'found' ? read.session : undefined;
+}
+
 const orderOf = (session: StoredSession | undefined) => (session ? (session.order ?? session.updatedAt) : 0);
 
 /** The order of a session that follows `previous` (or none), written at `now` (see laterSession). */
@@ -120,6 +146,17 @@ export class SessionStore {
     } catch {
       this.logger.warn(`The stored session of account ${id} is not valid JSON; ignoring it.`);
       return undefined;
+    }
+  }
+
+  /** The stored session of `id` as found, gone or unreadable (a storage error is logged, never thrown). */
+  async lookup(id: string): Promise<SessionRead> {
+    try {
+      const session = await this.read(id);
+      return session ? { kind: 'found', session } : { kind: 'gone' };
+    } catch (error) {
+      this.logger.warn(`Could not read the stored session of ${id}: ${String(error)}`);
+      return { kind: 'unreadable' };
     }
   }
 

@@ -1,3 +1,4 @@
+import { ConnectionProblemError, connectionProblemOf } from '../api/connectionProblems';
 import * as l10n from '../common/l10n';
 import type { Logger } from '../common/logger';
 import { registerSecret } from '../common/redact';
@@ -119,7 +120,8 @@ export class TokenClient {
         discovered: true,
       };
     } catch (error) {
-      if (signal?.aborted || error instanceof DiscoveryRejectedError) throw error;
+      // A proxy or certificate problem would stop the fallback's calls too: it is said once, here.
+      if (signal?.aborted || error instanceof DiscoveryRejectedError || connectionProblemOf(error)) throw error;
       this.options.logger.warn(`Discovery at ${url} failed (${String(error)}); using the spec's /connect paths.`);
       return fallback;
     }
@@ -222,6 +224,7 @@ export class TokenClient {
       response = await this.options.fetch(url, { redirect: 'manual', ...init, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
     } catch (error) {
       if (signal?.aborted) throw signal.reason ?? error;
+      if (error instanceof ConnectionProblemError) throw new AuthNetworkError(error.message, error);
       throw new AuthNetworkError(l10n.t('Could not reach the authorization server at {0}.', new URL(url).origin), error);
     }
     if (init.redirect !== 'follow' && ((response.status >= 300 && response.status < 400) || response.type === 'opaqueredirect')) {

@@ -5,6 +5,7 @@
  */
 import { registerSecret } from '../common/redact';
 import * as l10n from '../common/l10n';
+import { splitTenants } from '../engine/tenantList';
 import { UsageError } from './options';
 
 export const SECRET_VARIABLES = {
@@ -14,16 +15,22 @@ export const SECRET_VARIABLES = {
   password: 'TENANT_API_PASSWORD',
 } as const;
 
-/** `TENANT_API_KEY_CORE` holds the licence key of the module `core`. */
-export const LICENCE_KEY_PREFIX = 'TENANT_API_KEY_';
+import { LICENCE_KEY_PREFIX } from '../common/secretVariables';
+
+/** `TENANT_API_KEY_CORE` holds the licence key of the module `core`; `TENANT_API_KEY_CORE_ROSSI` the key of the organization ROSSI. */
+export { LICENCE_KEY_PREFIX };
+/** `TENANT_API_TENANTS_ROSSI=RC-MI,RC-TO`: the tenants of the organization ROSSI (codes, descriptions or ids; not a secret). */
+export const ORGANIZATION_TENANTS_PREFIX = 'TENANT_API_TENANTS_';
 
 export interface Credentials {
   clientId?: string;
   clientSecret?: string;
   username?: string;
   password?: string;
-  /** Licence keys by module (lower case). */
+  /** Licence keys by what follows TENANT_API_KEY_ (lower case): a module, or a module and an organization (licenceVariables.ts). */
   licenceKeys: Map<string, string>;
+  /** The tenants of each organization (TENANT_API_TENANTS_<ORG>), by the organization as written (upper case). */
+  organizationTenants: Map<string, string[]>;
 }
 
 const NAME = /^TENANT_API_[A-Z0-9_]+$/;
@@ -53,12 +60,18 @@ export function readCredentials(environment: NodeJS.ProcessEnv, stdin: Record<st
     const key = value(name);
     if (key) licenceKeys.set(name.slice(LICENCE_KEY_PREFIX.length).toLowerCase(), key);
   }
+  const organizationTenants = new Map<string, string[]>();
+  for (const name of new Set([...Object.keys(environment), ...Object.keys(stdin)])) {
+    const tenants = name.startsWith(ORGANIZATION_TENANTS_PREFIX) ? splitTenants(value(name)) : [];
+    if (tenants.length > 0) organizationTenants.set(name.slice(ORGANIZATION_TENANTS_PREFIX.length), tenants);
+  }
   const credentials: Credentials = {
     clientId: value(SECRET_VARIABLES.clientId),
     clientSecret: value(SECRET_VARIABLES.clientSecret),
     username: value(SECRET_VARIABLES.username),
     password: value(SECRET_VARIABLES.password),
     licenceKeys,
+    organizationTenants,
   };
   for (const secret of [credentials.clientSecret, credentials.password, ...licenceKeys.values()]) registerSecret(secret);
   return credentials;

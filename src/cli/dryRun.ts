@@ -9,7 +9,6 @@ import type { QuotaReading, RouteRule } from '../api/types';
 import * as l10n from '../common/l10n';
 import { maskValues, redactedMark } from '../common/redact';
 import { prepareRequest, type PreparedRequest } from '../engine/prepare';
-import { callsByModule } from '../engine/runPlan';
 import { labelOf } from '../engine/runner';
 import type { VariableSources } from '../engine/variables';
 import type { LoadedFile } from './fileRun';
@@ -20,6 +19,8 @@ export interface DryRunDeps {
   /** Modules that have a licence key set (TENANT_API_KEY_<MODULE>). */
   hasKey(module: string): boolean;
   readings(): readonly QuotaReading[];
+  /** The run's calls (each request once per tenant and data row, chained ones included), by organization. */
+  calls: ReadonlyMap<string | undefined, number>;
 }
 
 function routeText(prepared: PreparedRequest, deps: DryRunDeps): string {
@@ -54,10 +55,8 @@ function requestLines(file: LoadedFile, deps: DryRunDeps): string[] {
 
 export function dryRunLines(files: readonly LoadedFile[], deps: DryRunDeps): string[] {
   const lines = files.flatMap((file) => requestLines(file, deps));
-  const calls = new Map<string | undefined, number>();
-  for (const file of files) for (const [module, count] of callsByModule(file.parsed, deps.routeFor)) calls.set(module, (calls.get(module) ?? 0) + count);
   const readings = deps.readings();
-  const cost = runCost(calls, APPLICATION_LIMITS, (module) => readings.find((reading) => reading.module === module));
-  lines.push('', l10n.t('Would cost: {0} (by licence module; nothing was sent)', describeRunCost(cost)));
+  const cost = runCost(deps.calls, APPLICATION_LIMITS, (organization) => readings.find((reading) => reading.organization === organization));
+  lines.push('', l10n.t('Would cost: {0} (each request once per tenant and data row; * counted as one tenant; nothing was sent)', describeRunCost(cost)));
   return lines;
 }

@@ -99,7 +99,7 @@ export async function signIn(grant: GrantChoice, credentials: Credentials, deps:
       const response = await requestToken(grant, credentials, deps);
       return { token: response.access_token, expiresAt: deps.clock.now() + (response.expires_in ?? 300) * 1000 };
     } catch (error) {
-      throw new SignInFailedError(failureText(grant, error));
+      throw new SignInFailedError(failureText(grant, error), { cause: error });
     }
   };
   let current = await obtain();

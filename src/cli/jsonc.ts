@@ -1,60 +1,17 @@
+import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+
 /**
- * JSON with comments and trailing commas, as VS Code writes `.vscode/settings.json`: comments and
- * trailing commas are blanked out (strings left alone) and the rest goes to JSON.parse, so an error
- * keeps its position.
+ * JSON with comments and trailing commas, as VS Code writes `.vscode/settings.json`, read by VS Code's
+ * own parser (jsonc-parser), so the runner accepts exactly what the editor does. A malformed file
+ * throws, naming the first error's line and column.
  */
 export function parseJsonc(text: string): unknown {
-  return JSON.parse(withoutTrailingCommas(withoutComments(text.replace(/^\uFEFF/, ''))));
-}
-
-function withoutComments(text: string): string {
-  let out = '';
-  let i = 0;
-  while (i < text.length) {
-    const char = text[i];
-    if (char === '"') {
-      const end = stringEnd(text, i);
-      out += text.slice(i, end);
-      i = end;
-    } else if (text.startsWith('//', i)) {
-      const end = text.indexOf('\n', i);
-      i = end < 0 ? text.length : end;
-    } else if (text.startsWith('/*', i)) {
-      const end = text.indexOf('*/', i + 2);
-      const stop = end < 0 ? text.length : end + 2;
-      out += text.slice(i, stop).replace(/[^\n]/g, ' ');
-      i = stop;
-    } else {
-      out += char;
-      i++;
-    }
-  }
-  return out;
-}
-
-/** The index just after the string that starts at `start`. */
-function stringEnd(text: string, start: number): number {
-  let i = start + 1;
-  while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
-  return Math.min(i + 1, text.length);
-}
-
-function withoutTrailingCommas(text: string): string {
-  let out = '';
-  let i = 0;
-  while (i < text.length) {
-    if (text[i] === '"') {
-      const end = stringEnd(text, i);
-      out += text.slice(i, end);
-      i = end;
-      continue;
-    }
-    if (text[i] === ',' && /^\s*[}\]]/.test(text.slice(i + 1, i + 200))) {
-      out += ' ';
-    } else {
-      out += text[i];
-    }
-    i++;
-  }
-  return out;
+  const errors: ParseError[] = [];
+  const source = text.replace(/^\uFEFF/, '');
+  const value: unknown = parse(source, errors, { allowTrailingComma: true, disallowComments: false });
+  const [first] = errors;
+  if (!first) return value;
+  const before = source.slice(0, first.offset).split('\n');
+  const what = printParseErrorCode(first.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  throw new SyntaxError(`${what} at line ${before.length}, column ${before[before.length - 1].length + 1}`);
 }

@@ -8,6 +8,7 @@ import type { Logger } from '../common/logger';
 import { redactValue } from '../common/redact';
 import { runCli } from './commands';
 import { INTERNAL_ERROR_CODE } from './exitCodes';
+import type { cliNetwork } from './network';
 import { parseArguments, UsageError } from './options';
 import { streamOutput, type Output } from './output';
 import { AnswerInterrupted, askHidden } from './terminalInput';
@@ -45,7 +46,8 @@ runCli(parsed(process.argv.slice(2)), {
   cwd: process.cwd(),
   output,
   readStdin,
-  fetch: (input, init) => fetch(input, init),
+  // undici, a third of the bundle, loads for the commands that call out, not for --help, --version or import.
+  network: (options) => (require('./network') as { cliNetwork: typeof cliNetwork }).cliNetwork(options),
   clock: systemClock,
   logger: (verbose) => stderrLogger(output, verbose),
   version,

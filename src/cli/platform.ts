@@ -7,7 +7,6 @@
 import { createApplicationScheduler, LicenceKeyStore, type SharedLedgerFactory } from '../api';
 import { ApiClient, type ApiSettings } from '../api/apiClient';
 import type { FetchFunction } from '../api/httpTransport';
-import { licenceSecretName } from '../api/licenceKeyStore';
 import { QuotaTracker } from '../api/quotaTracker';
 import { TenantResolver } from '../api/tenantResolver';
 import type { TenantRecord } from '../api/types';
@@ -17,11 +16,19 @@ import { windowCoordination, type ApplicationLedger } from '../coordination';
 import { createLedger, type LedgerFallback } from '../coordination/redis/createLedger';
 import type { LedgerEndpoint } from '../coordination/redis/ledgerUrl';
 import { APPLICATION_LIMITS } from '../api/limits';
+import { requestTimeoutMs } from '../api/requestTimeout';
 import { RequestFileRunner } from '../engine/runner';
+import type { FileEnvironment } from '../settings/environmentFileSources';
 import { defaultSystemContext } from '../engine/systemVariables';
 import * as l10n from '../common/l10n';
-import { LICENCE_KEY_PREFIX } from './credentials';
+import { declaredOrganization, defaultOrganization, licenceVariables, runnerLicenceWording } from './licenceVariables';
 import { MemorySecretStore } from './memorySecrets';
+import * as fs from 'node:fs';
+import { CatalogueSet } from '../catalog/catalogues';
+import { catalogueContracts } from '../catalog/contract';
+import { catalogueLibrary } from '../catalog/lazyLibrary';
+import { readSource } from '../catalog/sources';
+import type { CatalogueEntry } from '../catalog/types';
 
 export interface PlatformOptions {
   api: ApiSettings;
@@ -29,13 +36,19 @@ export interface PlatformOptions {
   application: { authUrl: string; clientId: string };
   tokens: AccessTokenSource;
   licenceKeys: ReadonlyMap<string, string>;
+  /** TENANT_API_TENANTS_<ORG>: the tenants of each organization whose keys are set. */
+  organizationTenants?: ReadonlyMap<string, string[]>;
   /** The tenant of requests that name none (--tenant): a code, description or id. */
   tenant?: string;
   variables: Record<string, string>;
+  /** The environment files' variables for a request file (its key is its path). */
+  fileEnvironment?: (key: string) => FileEnvironment;
   logger: Logger;
   fetch: FetchFunction;
   /** The ledger in Redis shared with runners on other machines; without it, this machine's ledger. */
   redis?: { endpoint: LedgerEndpoint; fallback: LedgerFallback; logger: Logger };
+  /** The workspace's catalogues: their routes join the table, `?? schema` checks against them. */
+  catalogues?: { entries: readonly CatalogueEntry[]; folder: string };
 }
 
 export interface Platform {
@@ -44,20 +57,16 @@ export interface Platform {
   client: ApiClient;
   runner: RequestFileRunner;
   quota: QuotaTracker;
-  /** A licence key given after the start (asked at the terminal): stored as the environment's are. */
-  addLicenceKey(module: string, key: string): Promise<void>;
+  tenants: TenantResolver;
+  licenceKeys: LicenceKeyStore;
+  catalogues: CatalogueSet;
   dispose(): void;
 }
 
 export async function createPlatform(options: PlatformOptions): Promise<Platform> {
   const secrets = new MemorySecretStore();
-  // No answer names a key's organization: its quota readings are named after the variable the key came from.
-  const addLicenceKey = async (module: string, key: string) => {
-    const variable = `${LICENCE_KEY_PREFIX}${module.toUpperCase()}`;
-    await secrets.store(licenceSecretName(module), JSON.stringify({ key, label: variable, organization: l10n.t('the organization of {0}', variable) }));
-  };
-  for (const [module, key] of options.licenceKeys) await addLicenceKey(module, key);
-  const licenceKeys = new LicenceKeyStore(secrets);
+  const organizationTenants = options.organizationTenants ?? new Map<string, string[]>();
+  const licenceKeys = new LicenceKeyStore(secrets, runnerLicenceWording(organizationTenants), (tenant) => declaredOrganization(organizationTenants, tenant));
   const quota = new QuotaTracker();
   const settings = () => options.api;
   const windows = windowCoordination(options.logger);
@@ -67,7 +76,15 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   // Redis is reached (or refused with a LedgerError) before anything is sent.
   const redis = options.redis && (await redisLedger(options, quota, local));
   const scheduler = createApplicationScheduler(settings, options.logger, { ledger: redis ? () => redis : local, quota });
-  const client = new ApiClient({ settings, tokens: options.tokens, licenceKeys, logger: options.logger, scheduler: scheduler.scheduler, quota, fetch: options.fetch });
+  const catalogues = cliCatalogues(options);
+  const client = new ApiClient({ settings, tokens: options.tokens, licenceKeys, logger: options.logger, scheduler: scheduler.scheduler, quota, fetch: options.fetch, catalogueRoutes: () => catalogues.routes() });
+  const { keys, problems } = licenceVariables({ licenceKeys: options.licenceKeys, organizationTenants }, client.modules());
+  for (const problem of problems) options.logger.error(problem);
+  // No answer names a key's organization: an organization's keys are named after it, a default key's after its variable.
+  for (const { module, organization, variable, key } of keys) {
+    const tenants = organization === undefined ? undefined : organizationTenants.get(organization);
+    await licenceKeys.put(module, { key, label: variable, organization: organization ?? defaultOrganization(variable), ...(tenants ? { tenants } : {}) });
+  }
   let listed: TenantRecord[] = [];
   const tenants = new TenantResolver({
     listed: () => listed,
@@ -80,17 +97,22 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     },
   });
   const runner = new RequestFileRunner({
-    sender: { api: client, tenants, baseUrl: () => options.api.baseUrl, fetch: options.fetch, timeoutMs: () => options.api.requestTimeoutSeconds * 1000 },
+    sender: { api: client, tenants, baseUrl: () => options.api.baseUrl, fetch: options.fetch, timeoutMs: () => requestTimeoutMs(options.api) },
     environment: () => options.variables,
-    system: (lookup) => defaultSystemContext(lookup),
+    fileEnvironment: options.fileEnvironment,
+    system: (lookup, dotenv) => defaultSystemContext(lookup, dotenv),
+    contracts: catalogueContracts(catalogues),
   });
   return {
     ready: async () => ledger?.ready(),
     client,
     runner,
     quota,
-    addLicenceKey,
+    tenants,
+    licenceKeys,
+    catalogues,
     dispose() {
+      catalogues.dispose();
       client.dispose();
       scheduler.dispose();
       redis?.dispose();
@@ -98,6 +120,23 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
       quota.dispose();
     },
   };
+}
+
+/** The catalogues of the settings, read from the workspace folder or their address (without credentials). */
+function cliCatalogues(options: PlatformOptions): CatalogueSet {
+  const catalogues = new CatalogueSet({
+    read: (entry) =>
+      readSource(entry, {
+        folder: options.catalogues?.folder,
+        readFile: (file) => fs.promises.readFile(file, 'utf8'),
+        fileSize: async (file) => (await fs.promises.stat(file)).size,
+        fetch: (input, init) => options.fetch(input as never, init),
+      }),
+    library: catalogueLibrary,
+    logger: options.logger,
+  });
+  catalogues.setEntries(options.catalogues?.entries ?? []);
+  return catalogues;
 }
 
 async function redisLedger(options: PlatformOptions, quota: QuotaTracker, local: SharedLedgerFactory): Promise<ReturnType<SharedLedgerFactory>> {

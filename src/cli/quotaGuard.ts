@@ -1,8 +1,8 @@
 /**
  * The quota guard (`--keep-quota PERCENT`, `--max-calls N`): whether the next calls may be made. A
- * module's calls count against the organization of its licence key: the readings that came through a
- * key of that module (this run's, or another window's through the shared ledger) say what is left.
- * Pure.
+ * call counts against the organization of the licence key it carries (its module's key for its
+ * tenant): that organization's readings (this run's, or another window's through the shared ledger)
+ * say what is left, each organization on its own. Pure.
  */
 import type { QuotaReading } from '../api/types';
 import * as l10n from '../common/l10n';
@@ -12,11 +12,11 @@ export interface GuardLimits {
   keepQuotaPercent?: number;
 }
 
-/** Why `planned` more calls of `module` must not be made, or undefined. */
-export function quotaRefusal(readings: readonly QuotaReading[], module: string | undefined, planned: number, keepPercent: number | undefined): string | undefined {
-  if (keepPercent === undefined || module === undefined) return undefined;
+/** Why `planned` more calls counted against `organization` must not be made, or undefined. */
+export function quotaRefusal(readings: readonly QuotaReading[], organization: string | undefined, planned: number, keepPercent: number | undefined): string | undefined {
+  if (keepPercent === undefined || organization === undefined) return undefined;
   for (const reading of readings) {
-    if (reading.module !== module || reading.limit <= 0) continue;
+    if (reading.organization !== organization || reading.limit <= 0) continue;
     const left = reading.limit - reading.used - planned;
     const leftPercent = (left / reading.limit) * 100;
     if (leftPercent < keepPercent) {
@@ -34,17 +34,17 @@ export function quotaRefusal(readings: readonly QuotaReading[], module: string |
   return undefined;
 }
 
-/** Why the run must not start: for each module, all its planned calls at once. */
-export function startRefusal(readings: readonly QuotaReading[], callsByModule: ReadonlyMap<string | undefined, number>, limits: GuardLimits): string | undefined {
-  for (const [module, calls] of callsByModule) {
-    const refusal = quotaRefusal(readings, module, calls, limits.keepQuotaPercent);
+/** Why the run must not start: for each organization, all the calls planned against it at once. */
+export function startRefusal(readings: readonly QuotaReading[], callsByOrganization: ReadonlyMap<string | undefined, number>, limits: GuardLimits): string | undefined {
+  for (const [organization, calls] of callsByOrganization) {
+    const refusal = quotaRefusal(readings, organization, calls, limits.keepQuotaPercent);
     if (refusal) return refusal;
   }
   return undefined;
 }
 
-/** Why the next call must not be made (`made` calls so far), or undefined. */
-export function nextCallRefusal(readings: readonly QuotaReading[], module: string | undefined, made: number, limits: GuardLimits): string | undefined {
+/** Why the next call (counted against `organization`) must not be made (`made` calls so far), or undefined. */
+export function nextCallRefusal(readings: readonly QuotaReading[], organization: string | undefined, made: number, limits: GuardLimits): string | undefined {
   if (limits.maxCalls !== undefined && made + 1 > limits.maxCalls) return l10n.t('Stopped by --max-calls {0}: {1} call(s) made.', limits.maxCalls, made);
-  return quotaRefusal(readings, module, 1, limits.keepQuotaPercent);
+  return quotaRefusal(readings, organization, 1, limits.keepQuotaPercent);
 }

@@ -14,9 +14,9 @@ import { UsageError } from './options';
 
 const REQUEST_FILE = /\.(http|rest)$/i;
 /** A file with these errors does not parse: nothing is sent (the other diagnostics fail their own request). */
-const FATAL_CODES: ReadonlySet<DiagnosticCode> = new Set(['parse', 'assertion']);
-/** What the file says that the run will not do: a script block it will not run, a credential header it will not send. */
-const WARNED_CODES: ReadonlySet<DiagnosticCode> = new Set(['script', 'credentialHeader']);
+const FATAL_CODES: ReadonlySet<DiagnosticCode> = new Set(['parse', 'assertion', 'unknownMethod', 'curlCommand']);
+/** What the file says that the run will not do (a script block, a credential header), or reads otherwise than written (a missing ###). */
+const WARNED_CODES: ReadonlySet<DiagnosticCode> = new Set(['script', 'credentialHeader', 'missingSeparator']);
 const SKIPPED_FOLDERS = new Set(['node_modules', '.git']);
 
 export function globPattern(glob: string): RegExp {

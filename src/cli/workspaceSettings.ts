@@ -10,8 +10,10 @@ import * as path from 'node:path';
 import { readApiSettings, type ApiSettings, type SettingReader } from '../api';
 import * as l10n from '../common/l10n';
 import type { AuthConfiguration } from '../settings/authSettings';
-import { chooseActiveEnvironment, type Environment } from '../settings/environments';
+import { chooseActiveEnvironment, environmentId, type Environment } from '../settings/environments';
 import { authConfigurationFrom, environmentListFrom } from '../settings/settingValues';
+import { parseCatalogueEntries } from '../catalog/entries';
+import type { CatalogueEntry } from '../catalog/types';
 import { parseJsonc } from './jsonc';
 import { UsageError } from './options';
 import { EDITOR_SETTINGS_VARIABLE } from '../common/editorHandOver';
@@ -24,6 +26,10 @@ export interface WorkspaceSettings {
   environment: Environment;
   api: ApiSettings;
   auth: AuthConfiguration;
+  /** The environment's catalogues (tenantApi.catalogues), relative files read from `folder`. */
+  catalogues: CatalogueEntry[];
+  /** The workspace folder: the one holding .vscode/settings.json, else the current one. */
+  folder: string;
   /** Parts of the settings that were ignored, one sentence each. */
   problems: string[];
 }
@@ -72,21 +78,28 @@ function objectOf(text: string, where: string): Record<string, unknown> {
 /**
  * The environment by name (any case), else the one the extension would make active in a new workspace.
  * `editorSettings`: the value of EDITOR_SETTINGS_VARIABLE, when the editor started the run.
+ * A name only the environment files know (`fileEnvironments`, given the workspace's root) runs with the
+ * top-level settings and that file environment's variables.
  */
-export function readWorkspaceSettings(options: { workspace?: string; env?: string; cwd: string; editorSettings?: string }): WorkspaceSettings {
+export function readWorkspaceSettings(options: { workspace?: string; env?: string; cwd: string; editorSettings?: string; fileEnvironments?: (root: string) => string[] }): WorkspaceSettings {
   const fromEditor = options.workspace === undefined && options.editorSettings?.trim() ? options.editorSettings : undefined;
   const file = fromEditor === undefined ? findSettingsFile(options.workspace ?? options.cwd, options.workspace !== undefined) : undefined;
   const get = settingReader(fromEditor === undefined ? readValues(file) : objectOf(fromEditor, EDITOR_SETTINGS_VARIABLE));
   const source = fromEditor !== undefined ? l10n.t("the editor's settings (user, workspace and folder)") : file ?? l10n.t('no settings file (every setting its default)');
   const list = environmentListFrom(get);
   const wanted = options.env?.trim().toLowerCase();
-  const environment = wanted === undefined ? chooseActiveEnvironment(list.environments, undefined) : list.environments.find((candidate) => candidate.name.toLowerCase() === wanted || (candidate.isDefault && wanted === 'default'));
+  let environment = wanted === undefined ? chooseActiveEnvironment(list.environments, undefined) : list.environments.find((candidate) => candidate.name.toLowerCase() === wanted || (candidate.isDefault && wanted === 'default'));
+  const fileNames = wanted === undefined || environment ? [] : (options.fileEnvironments?.(file ? path.dirname(path.dirname(file)) : path.resolve(options.cwd)) ?? []);
+  const fromFiles = fileNames.find((name) => name.toLowerCase() === wanted);
+  if (!environment && fromFiles) environment = { ...list.environments[0], id: environmentId(fromFiles), name: fromFiles, isDefault: false, overrides: [] };
   if (!environment) {
-    const names = list.environments.filter((candidate) => !candidate.isDefault).map((candidate) => candidate.name);
+    const names = [...list.environments.filter((candidate) => !candidate.isDefault).map((candidate) => candidate.name), ...fileNames];
     throw new UsageError(l10n.t('No environment "{0}" in {1} (known: {2}).', options.env!, fromEditor !== undefined ? source : file ?? '.vscode/settings.json', ['default', ...names].join(', ')));
   }
   const { baseUrl, allowedHosts, routes, endpoints } = environment.settings;
   const api = { ...readApiSettings(get), baseUrl, allowedHosts, routes, endpoints };
   const auth = authConfigurationFrom(get, environment.isDefault ? environment.settings : { ...environment.settings, name: environment.name });
-  return { file, source, environment, api, auth, problems: list.problems };
+  const catalogues = parseCatalogueEntries(environment.settings.catalogues);
+  const folder = file ? path.dirname(path.dirname(file)) : path.resolve(options.cwd);
+  return { file, source, environment, api, auth, catalogues: catalogues.entries, folder, problems: [...list.problems, ...catalogues.problems] };
 }

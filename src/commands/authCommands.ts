@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { connectionSettingsQuery } from '../api/errorActions';
 import type { Authentication } from '../auth/vscode/register';
 import { SignInCancelledError } from '../auth/oauthErrors';
 import type { AccountInfo, SignInOptions } from '../auth/types';
@@ -53,7 +54,7 @@ export function authCommands(auth: Authentication, log: vscode.LogOutputChannel)
         const openSettings = vscode.l10n.t('Open Settings');
         void vscode.window.showErrorMessage(error instanceof Error ? error.message : String(error), openSettings, showLog).then((answer) => {
           if (answer === showLog) log.show();
-          if (answer === openSettings) void vscode.commands.executeCommand(EDITOR_COMMAND.openSettings, 'tenantApi');
+          if (answer === openSettings) void vscode.commands.executeCommand(EDITOR_COMMAND.openSettings, connectionSettingsQuery(error) ?? 'tenantApi');
         });
         return undefined;
       }

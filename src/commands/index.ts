@@ -1,7 +1,8 @@
-import type * as vscode from 'vscode';
+import type { EnvironmentScope } from '../settings/environmentScope';
 import type { CommandHandlers } from '../common/commandIds';
 import { silentLogger, type Logger } from '../common/logger';
 import type { WorkbenchCommandContext } from './commandContext';
+import { copyAsCodeCommands } from './copyAsCode';
 import { curlCommands } from './curlCommands';
 import { quotaCommands } from './quotaCommands';
 import { RequestHistory } from './requestHistory';
@@ -9,8 +10,10 @@ import { requestCommands } from './requestCommands';
 import { RequestInputError } from './requestInput';
 import { RequestRunner } from './requestRunner';
 import { tenantCommands } from './tenantCommands';
+import { operationCommands } from './operationCommands';
+import type { CatalogueSet } from '../catalog/catalogues';
 
-export type WorkbenchCommandDeps = Omit<WorkbenchCommandContext, 'history' | 'runner'> & { logger?: Logger };
+export type WorkbenchCommandDeps = Omit<WorkbenchCommandContext, 'history' | 'runner'> & { logger?: Logger; catalogues?: CatalogueSet };
 
 export interface WorkbenchCommands {
   runner: RequestRunner;
@@ -24,16 +27,18 @@ export interface WorkbenchCommands {
  * copyTenantId, setActiveTenant, signInToTenant, showQuota: their handlers, which the registrar
  * registers. Building them does no work.
  */
-export function workbenchCommands(context: vscode.ExtensionContext, deps: WorkbenchCommandDeps): WorkbenchCommands {
+export function workbenchCommands(scope: Pick<EnvironmentScope, 'globalState'>, deps: WorkbenchCommandDeps): WorkbenchCommands {
   const logger = deps.logger ?? silentLogger;
-  const history = new RequestHistory(context.globalState);
+  const history = new RequestHistory(scope.globalState);
   const runner = new RequestRunner(deps.api, deps.resolver, deps.views, history, logger, () => deps.baseUrl?.() ?? '');
   const commands: WorkbenchCommandContext = { ...deps, history, runner };
   const handlers: CommandHandlers = {
-    ...requestCommands(context, commands),
+    ...requestCommands(commands),
     ...curlCommands(commands),
+    ...copyAsCodeCommands(commands, scope.globalState),
     ...tenantCommands(commands),
     ...quotaCommands(commands),
+    ...operationCommands({ ...commands, catalogues: deps.catalogues }),
   };
   return { runner, history, handlers };
 }

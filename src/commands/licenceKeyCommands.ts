@@ -45,13 +45,13 @@ export function licenceKeyCommands(deps: LicenceKeyCommandDeps): CommandHandlers
 async function pickModule(deps: LicenceKeyCommandDeps, placeHolder: string, onlySet: boolean): Promise<string | undefined> {
   const items: Array<vscode.QuickPickItem & { module: string }> = [];
   for (const module of deps.modules()) {
-    const stored = await deps.licenceKeys.get(module).catch(() => undefined);
-    if (onlySet && !stored) continue;
+    const stored = await deps.licenceKeys.all(module).catch(() => []);
+    if (onlySet && stored.length === 0) continue;
     items.push({
       label: module,
       description: deps.prefixesOf(module).join(', '),
-      detail: stored
-        ? vscode.l10n.t('Set: {0} ({1})', stored.label, stored.organization)
+      detail: stored.length > 0
+        ? vscode.l10n.t('Set: {0}', stored.map((key) => `${key.label} (${key.organization})`).join(', '))
         : vscode.l10n.t('No key set'),
       module,
     });
@@ -88,7 +88,8 @@ async function setLicenceKey(deps: LicenceKeyCommandDeps, argument?: unknown): P
   const { organization } = holder;
 
   try {
-    await deps.licenceKeys.set(module, { key, label, organization, tenantIds: holder.tenantIds });
+    // Another organization's key of the module stays: each tenant's calls carry its own organization's.
+    await deps.licenceKeys.put(module, { key, label, organization, tenantIds: holder.tenantIds });
   } catch (error) {
     void vscode.window.showErrorMessage(
       vscode.l10n.t('The licence key could not be saved: {0}', error instanceof Error ? error.message : String(error)),

@@ -8,11 +8,11 @@ import { commandTableProblems, REGISTERED_COMMAND_IDS, type CommandHandler, type
  * looked up when the command runs, so a switch of environment needs no registration.
  * Throws when an id has no handler, or one in both groups.
  */
-export function registerCommands(context: vscode.ExtensionContext, global: CommandHandlers, active: () => CommandHandlers): void {
+export function registerCommands(subscriptions: vscode.Disposable[], global: CommandHandlers, active: () => CommandHandlers): void {
   const problems = commandTableProblems(global, active());
   if (problems.length > 0) throw new Error(`The command handlers do not match the table of command ids: ${problems.join('; ')}`);
   for (const id of REGISTERED_COMMAND_IDS) {
     const run: CommandHandler = global[id] ?? ((...args: unknown[]) => (active()[id] as CommandHandler)(...args));
-    context.subscriptions.push(vscode.commands.registerCommand(id, run));
+    subscriptions.push(vscode.commands.registerCommand(id, run));
   }
 }

@@ -11,7 +11,7 @@ import { askForRequest } from './sendRequestFlow';
 import { COMMAND, type CommandHandlers } from '../common/commandIds';
 
 /** tenantApi.sendRequest, tenantApi.openResource (and the fix of a resource's problem), tenantApi.rerunFromHistory. */
-export function requestCommands(context: vscode.ExtensionContext, deps: WorkbenchCommandContext): CommandHandlers {
+export function requestCommands(deps: WorkbenchCommandContext): CommandHandlers {
   const handlers: CommandHandlers = {};
   const { runner, history, views } = deps;
 

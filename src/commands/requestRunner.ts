@@ -14,6 +14,7 @@ import { RequestHistory } from './requestHistory';
 import { isAddress, type NormalizedRequest } from './requestInput';
 import { offerNextActions } from './nextActions';
 import { outcomeOfError, outcomeOfResponse, type RequestOutcome } from './requestOutcome';
+import { editorFetch } from '../settings/networkSettings';
 
 /** What tenantApi.sendRequest, openResource and rerunFromHistory return (for scripts and tests). */
 export interface RequestSummary {
@@ -117,10 +118,10 @@ export class RequestRunner {
   private async sendToAddress(request: NormalizedRequest, signal: AbortSignal): Promise<PlatformResult> {
     const url = new URL(request.path);
     for (const [name, value] of Object.entries(request.query)) url.searchParams.set(name, value);
-    const prepared: PreparedRequest = { method: request.method, target: { kind: 'absolute', url }, headers: request.headers, droppedCredentialHeaders: [], body: request.bodyText, tenant: request.tenantId, problems: [], secrets: [] };
+    const prepared: PreparedRequest = { method: request.method, target: { kind: 'absolute', url }, headers: request.headers, droppedCredentialHeaders: [], body: request.bodyText, tenant: request.tenantId, tenants: request.tenantId ? [request.tenantId] : [], problems: [], secrets: [] };
     const timeoutMs = readRequestTimeoutMs();
     try {
-      const sent = await sendPrepared(prepared, { api: this.api, tenants: this.tenants, baseUrl: this.baseUrl, fetch: (input, init) => fetch(input, init), timeoutMs: () => timeoutMs }, { signal, sendOverQuota: request.sendOverQuota, bypassCache: request.bypassCache });
+      const sent = await sendPrepared(prepared, { api: this.api, tenants: this.tenants, baseUrl: this.baseUrl, fetch: editorFetch, timeoutMs: () => timeoutMs }, { signal, sendOverQuota: request.sendOverQuota, bypassCache: request.bypassCache });
       if (!sent.credentials) for (const warning of sent.warnings) void vscode.window.showWarningMessage(warning);
       return { tenant: sent.tenant, response: { ...sent.response, warnings: sent.warnings } };
     } catch (error) {

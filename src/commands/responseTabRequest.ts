@@ -29,6 +29,6 @@ export async function responseTabRequest(
 }
 
 /** Runs a request file's command (send, copy as cURL) on the request a tab came from. */
-export function runFileCommand(command: typeof COMMAND.requestFileSend | typeof COMMAND.requestFileCopyAsCurl, file: vscode.Uri, index: number): Thenable<unknown> {
+export function runFileCommand(command: typeof COMMAND.requestFileSend | typeof COMMAND.requestFileCopyAsCurl | typeof COMMAND.requestFileCopyAsCode, file: vscode.Uri, index: number): Thenable<unknown> {
   return vscode.commands.executeCommand(command, file, index);
 }

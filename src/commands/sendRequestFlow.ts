@@ -4,6 +4,8 @@ import type { TenantRecord } from '../api/types';
 import { formatQuery } from './requestHistory';
 import { input, isProblemItem, problemItem, settleOnce, title, trackStep, type Step } from './quickInputSteps';
 import { runSteps } from './stepSequence';
+import { acceptPastedCurl } from './curlPasteStep';
+import { isCurlCommand } from '../engine/importers/curl';
 import { askRoute, ensureSignedIn, flowRoute, offerLicenceKey, type FlowDeps, type FlowState } from './sendRequestChecks';
 import { addressTarget } from './addressTarget';
 import {
@@ -103,6 +105,19 @@ function typedBefore(state: FlowState): string {
   return `${state.method && state.method !== 'GET' ? `${state.method} ` : ''}${state.path}${query}`;
 }
 
+/** The request typed in the box, as an item (first when filtering: it matches best). */
+function typedItem(line: { method: string; path: string; query: Record<string, string> }): RequestItem {
+  return {
+    label: `${line.method} ${line.path}${formatQuery(line.query)}`,
+    typed: true,
+    description: isAddress(line.path)
+      ? vscode.l10n.t('an address: on a platform host it is sent as its path, elsewhere without your credentials')
+      : vscode.l10n.t('the request you typed'),
+    alwaysShow: true,
+    iconPath: new vscode.ThemeIcon('edit'),
+  };
+}
+
 async function pickRequest(deps: FlowDeps, state: FlowState): Promise<Step> {
   const { items, seen } = suggestions(deps);
   return new Promise((resolve) => {
@@ -119,18 +134,7 @@ async function pickRequest(deps: FlowDeps, state: FlowState): Promise<Step> {
     const refreshItems = (problem?: string) => {
       const value = quickPick.value.trim();
       const line = value === '' ? undefined : parseRequestLine(value);
-      const typed: RequestItem[] =
-        line && 'path' in line && !seen.has(value)
-          ? [{
-              label: `${line.method} ${line.path}${formatQuery(line.query)}`,
-              typed: true,
-              description: isAddress(line.path)
-                ? vscode.l10n.t('an address: on a platform host it is sent as its path, elsewhere without your credentials')
-                : vscode.l10n.t('the request you typed'),
-              alwaysShow: true,
-              iconPath: new vscode.ThemeIcon('edit'),
-            }]
-          : [];
+      const typed: RequestItem[] = line && 'path' in line && !seen.has(value) ? [typedItem(line)] : [];
       // A line that is not a request yet offers no parts: Enter must say what is wrong, not tick a part.
       const parts = !line ? partItems(state, 'GET') : 'method' in line ? partItems(state, line.method) : [];
       quickPick.items = [...items, ...typed, ...parts, ...(problem ? [problemItem<RequestItem>(problem)] : [])];
@@ -142,7 +146,19 @@ async function pickRequest(deps: FlowDeps, state: FlowState): Promise<Step> {
       quickPick.title = baseTitle;
       refreshItems();
     });
+    // A pasted cURL command or an address: the box waits for it, then goes on or says why not.
+    const settleWith = (pending: Promise<string | undefined>) => {
+      quickPick.busy = true;
+      void pending.then((problem) => {
+        quickPick.busy = false;
+        if (!problem) return finish('next');
+        quickPick.title = `${baseTitle} · ${problem}`;
+        refreshItems(problem);
+      });
+    };
     quickPick.onDidAccept(() => {
+      // A pasted cURL command: the request it sends goes on to the next steps.
+      if (isCurlCommand(quickPick.value)) return settleWith(acceptPastedCurl(deps, state, quickPick.value));
       const selected = quickPick.selectedItems[0];
       if (selected?.part) {
         // Ticks the part (or unticks it) and stays: Enter again on the request goes on.
@@ -155,16 +171,7 @@ async function pickRequest(deps: FlowDeps, state: FlowState): Promise<Step> {
       // The typed item may carry the value before the last keystroke: the box has the current one.
       const chosen = isProblemItem(selected) || selected?.typed || !selected?.path ? undefined : selected;
       const line = chosen ? { method: chosen.method ?? 'GET', path: chosen.path!, query: {} } : parseRequestLine(quickPick.value);
-      if (!('error' in line) && isAddress(line.path)) {
-        quickPick.busy = true;
-        void acceptAddress(deps, state, line).then((problem) => {
-          quickPick.busy = false;
-          if (!problem) return finish('next');
-          quickPick.title = `${baseTitle} · ${problem}`;
-          refreshItems(problem);
-        });
-        return;
-      }
+      if (!('error' in line) && isAddress(line.path)) return settleWith(acceptAddress(deps, state, line));
       // A path no rule matches is fine: the next step asks which host serves it.
       const error = 'error' in line ? line.error : deps.api.routeFor(line.path) || proposeRule(line.path) ? undefined : noRuleFor(line.path);
       if (error || 'error' in line) {

@@ -34,6 +34,14 @@ export const COMMAND = {
   pinWatch: 'tenantApi.pinWatch',
   showWatches: 'tenantApi.showWatches',
   refreshResponse: 'tenantApi.refreshResponse',
+  generateRequestFiles: 'tenantApi.generateRequestFiles',
+  addOperationToRequestFile: 'tenantApi.addOperationToRequestFile',
+  importPostmanCollection: 'tenantApi.importPostmanCollection',
+  pasteCurlAsRequest: 'tenantApi.pasteCurlAsRequest',
+  copyAsCode: 'tenantApi.copyAsCode',
+  requestFileCopyAsCode: 'tenantApi.requestFile.copyAsCode',
+  openAsTable: 'tenantApi.openAsTable',
+  showUsage: 'tenantApi.showUsage',
 } as const;
 
 /** Commands the extension runs itself (tree items, links): registered, never contributed. */
@@ -50,6 +58,10 @@ export const INTERNAL_COMMAND = {
   openWholeResponse: 'tenantApi.openWholeResponse',
   /** A request file's Watch CodeLens: the request, its variables filled, watched as a path (arguments: uri, index). */
   requestFileWatch: 'tenantApi.requestFile.watch',
+  /** A catalogue operation's item: sent at once, or after its required parameters are asked (argument: OperationTarget). */
+  openOperation: 'tenantApi.internal.openOperation',
+  /** What an import or a conversion (the quick fix on a `curl ...` line) left out or changed, said after it. */
+  showImportNotes: 'tenantApi.internal.showImportNotes',
 } as const;
 
 /** The editor's own commands the extension runs. */

@@ -60,6 +60,18 @@ export function maskValues(text: string, values: readonly string[], mark = '***'
   return values.reduce((result, value) => (value.length >= MIN_MASKED_LENGTH ? result.split(value).join(mark) : result), text);
 }
 
+/**
+ * A text's secrets the extension holds (tokens, keys) and JWT-shaped values replaced: what may be shown
+ * of a response's data where no secret may go (a webview). The other patterns of `redact` are left
+ * out: they read names like "code" or "state", which business data uses for plain values.
+ */
+export function maskTokens(text: string): string {
+  const mark = redactedMark();
+  let result = text;
+  for (const secret of knownSecrets) if (result.includes(secret)) result = result.split(secret).join(mark);
+  return result.replace(JWT, '[redacted-jwt]');
+}
+
 export function forgetSecret(value: string | undefined): void {
   if (value) knownSecrets.delete(value);
 }

@@ -28,7 +28,7 @@ export interface WindowCoordination {
   sessionPeers(application: Application, store: string): SessionPeers;
 }
 
-/** How this window works with the other windows of the editor on this machine (issue 12). */
+/** How this window works with the other windows of the editor on this machine: one refresh per refresh token, one rate-limit ledger per application. */
 export function windowCoordination(logger: Logger, options: { base?: string } = {}): WindowCoordination {
   let dir: Promise<RuntimeDir> | undefined;
   const runtimeDir = () => (dir ??= openRuntimeDir(options.base));

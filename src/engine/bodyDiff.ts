@@ -1,8 +1,10 @@
 /**
  * What changed between two answers of a watched resource: both bodies laid out the same way first
  * (JSON with sorted keys, two-space indent), so a different key order or whitespace is no change, then
- * a line diff (Myers' O(ND) algorithm after the common head and tail are set aside). No `vscode` here.
+ * a line diff (the `diff` package's Myers algorithm, after the common head and tail are set aside). No
+ * `vscode` here.
  */
+import { diffArrays } from 'diff';
 
 export interface DiffLine {
   kind: 'same' | 'removed' | 'added';
@@ -47,61 +49,12 @@ export function lineDiff(before: readonly string[], after: readonly string[]): D
   while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
   const a = before.slice(head, before.length - tail);
   const b = after.slice(head, after.length - tail);
-  const middle = myers(a, b) ?? [...a.map((text): DiffLine => ({ kind: 'removed', text })), ...b.map((text): DiffLine => ({ kind: 'added', text }))];
+  const changes = diffArrays(a, b, { maxEditLength: MAX_EDIT_DISTANCE });
+  const middle = changes
+    ? changes.flatMap((change) => change.value.map((text): DiffLine => ({ kind: change.added ? 'added' : change.removed ? 'removed' : 'same', text })))
+    : [...a.map((text): DiffLine => ({ kind: 'removed', text })), ...b.map((text): DiffLine => ({ kind: 'added', text }))];
   const same = (text: string): DiffLine => ({ kind: 'same', text });
   return [...before.slice(0, head).map(same), ...middle, ...before.slice(before.length - tail).map(same)];
-}
-
-/** Myers' greedy shortest edit script; undefined when the distance passes MAX_EDIT_DISTANCE. */
-function myers(a: readonly string[], b: readonly string[]): DiffLine[] | undefined {
-  const n = a.length;
-  const m = b.length;
-  const max = Math.min(n + m, MAX_EDIT_DISTANCE);
-  const offset = max + 1;
-  let v = new Int32Array(2 * max + 3);
-  const trace: Int32Array[] = [];
-  for (let d = 0; d <= max; d++) {
-    trace.push(v.slice());
-    for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && v[offset + k - 1] < v[offset + k + 1]) ? v[offset + k + 1] : v[offset + k - 1] + 1;
-      let y = x - k;
-      while (x < n && y < m && a[x] === b[y]) {
-        x++;
-        y++;
-      }
-      v[offset + k] = x;
-      if (x >= n && y >= m) return backtrack(trace, a, b, d, offset);
-    }
-    v = v.slice();
-  }
-  return undefined;
-}
-
-function backtrack(trace: Int32Array[], a: readonly string[], b: readonly string[], distance: number, offset: number): DiffLine[] {
-  const lines: DiffLine[] = [];
-  let x = a.length;
-  let y = b.length;
-  for (let d = distance; d > 0; d--) {
-    const v = trace[d];
-    const k = x - y;
-    const down = k === -d || (k !== d && v[offset + k - 1] < v[offset + k + 1]);
-    const previousK = down ? k + 1 : k - 1;
-    const previousX = v[offset + previousK];
-    const previousY = previousX - previousK;
-    while (x > previousX && y > previousY) {
-      x--;
-      y--;
-      lines.push({ kind: 'same', text: a[x] });
-    }
-    if (down) lines.push({ kind: 'added', text: b[--y] });
-    else lines.push({ kind: 'removed', text: a[--x] });
-  }
-  while (x > 0 && y > 0) {
-    x--;
-    y--;
-    lines.push({ kind: 'same', text: a[x] });
-  }
-  return lines.reverse();
 }
 
 /** The diff of two bodies as a person reads it: the changed lines with `context` lines around them, at most `maxLines`. */

@@ -21,9 +21,14 @@ export interface CurlSecrets {
   token?: string;
   /** The licence key to include; masked when undefined. */
   licenceKey?: string;
+  /** The shell variable a masked licence key is read from (default $TENANT_API_KEY). */
+  keyVariable?: string;
+  /** Headers whose values are read from shell variables: header name → variable name. */
+  fromVariables?: Readonly<Record<string, string>>;
 }
 
-export const TOKEN_VARIABLE = 'TENANT_API_TOKEN';
+export { TOKEN_VARIABLE } from '../common/secretVariables';
+import { TOKEN_VARIABLE } from '../common/secretVariables';
 export const KEY_VARIABLE = 'TENANT_API_KEY';
 
 /** Headers cURL sets by itself, or that would be wrong when copied. */
@@ -49,8 +54,10 @@ export function buildCurlCommand(request: CurlRequest, secrets: CurlSecrets = {}
       );
     } else if (lower === 'authorization-key') {
       lines.push(
-        '-H ' + (secrets.licenceKey !== undefined ? quote(`${name}: ${secrets.licenceKey}`) : `"${name}: \$${KEY_VARIABLE}"`),
+        '-H ' + (secrets.licenceKey !== undefined ? quote(`${name}: ${secrets.licenceKey}`) : `"${name}: \$${secrets.keyVariable ?? KEY_VARIABLE}"`),
       );
+    } else if (secrets.fromVariables?.[name]) {
+      lines.push(`-H "${name}: \$${secrets.fromVariables[name]}"`);
     } else {
       lines.push('-H ' + quote(`${name}: ${request.headers[name]}`));
     }

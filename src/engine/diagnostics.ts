@@ -5,12 +5,17 @@
  */
 import type { RouteRule, TenantRecord } from '../api/types';
 import * as l10n from '../common/l10n';
-import { splitLines, tenantOf, type ParsedFile, type ParsedRequest, type ParseProblem } from './parser';
+import { closestMethod, splitLines, tenantOf, type ParsedFile, type ParsedRequest, type ParseProblem } from './parser';
 import { isCredentialHeader } from '../api/requestHeaders';
 import { findTenant } from '../api/tenantResolver';
 import { evaluateSystemVariable, type SystemVariableContext } from './systemVariables';
 import { classifyReference, referencesInLine } from './variables';
-import { malformedJsonBody } from './jsonBody';
+import { findNodeAtLocation, parseTree, type Node as JsonNode } from 'jsonc-parser';
+import type { SchemaViolation } from '../catalog/types';
+import { jsonProblem } from '../common/jsonProblem';
+import { isJsonBody, malformedJsonBody } from './jsonBody';
+
+export { jsonProblem };
 
 export type Severity = 'error' | 'warning' | 'information';
 
@@ -30,6 +35,10 @@ export const DIAGNOSTIC_CODES = [
   'unknownTenant',
   'assertion',
   'script',
+  'schema',
+  'unknownMethod',
+  'curlCommand',
+  'missingSeparator',
 ] as const;
 
 export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];
@@ -49,34 +58,50 @@ export interface DiagnosticContext {
   /** The user's tenants when known; undefined or empty skips the tenant check (not signed in, not loaded yet). */
   tenants?: readonly TenantRecord[];
   system: SystemVariableContext;
+  /** Where a JSON body breaks the schema its catalogue documents for the request (undefined: no catalogue documents it). */
+  bodyCheck?(method: string, url: string, body: unknown): { operation: string; violations: readonly SchemaViolation[] } | undefined;
 }
 
 function parseMessage(problem: ParseProblem): string {
   switch (problem.message) {
-    case 'unknownMethod':
-      return l10n.t('"{0}" is not an HTTP method.', problem.detail ?? '');
+    case 'unknownMethod': {
+      const closest = closestMethod(problem.detail ?? '');
+      return closest
+        ? l10n.t('Unknown method "{0}": did you mean {1}? The request line is METHOD URL.', problem.detail ?? '', closest)
+        : l10n.t('Unknown method "{0}": the request line is METHOD URL, with GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS or another HTTP method.', problem.detail ?? '');
+    }
     case 'headerWithoutColon':
       return l10n.t('A header is written "Name: value"; put a blank line before the body.');
     case 'duplicateName':
       return l10n.t('Another request is already named {0}: its responses would be mixed up.', problem.detail ?? '');
     case 'curlNotSupported':
-      return l10n.t('cURL commands are not supported in request files: write the request line instead.');
+      return l10n.t('This is a cURL command: a request file holds a request line instead. The quick fix converts it.');
     case 'assertion':
       return problem.detail ?? '';
     case 'assertionWithoutRequest':
       return l10n.t('This assertion has no request to check: put it in a block with a request line.');
     case 'scriptNotRun':
       return l10n.t('Scripts in request files are never run (a file from a pull request must not run code on your machine): this block is ignored. Use ?? assertion lines and request variables instead.');
+    case 'missingSeparator':
+      return l10n.t('Another request starts here without a ### line above it: it is read as a request of its own. Add the ### line to say so.');
   }
 }
 
-/** The code a parse problem is shown with: assertion and script problems have their own, for quick fixes and filters. */
+/** The code each parse problem is shown with: those with quick fixes or filters of their own have their own code. */
+const PARSE_CODES: Partial<Record<ParseProblem['message'], DiagnosticCode>> = {
+  assertion: 'assertion',
+  assertionWithoutRequest: 'assertion',
+  scriptNotRun: 'script',
+  unknownMethod: 'unknownMethod',
+  curlNotSupported: 'curlCommand',
+  missingSeparator: 'missingSeparator',
+};
+
 function parseCode(problem: ParseProblem): DiagnosticCode {
-  if (problem.message === 'assertion' || problem.message === 'assertionWithoutRequest') return 'assertion';
-  return problem.message === 'scriptNotRun' ? 'script' : 'parse';
+  return PARSE_CODES[problem.message] ?? 'parse';
 }
 
-const WARNING_PROBLEMS: ReadonlySet<ParseProblem['message']> = new Set(['duplicateName', 'scriptNotRun']);
+const WARNING_PROBLEMS: ReadonlySet<ParseProblem['message']> = new Set(['duplicateName', 'scriptNotRun', 'missingSeparator']);
 
 export function diagnoseRequestFile(text: string, file: ParsedFile, context: DiagnosticContext): FileDiagnostic[] {
   const lines = splitLines(text);
@@ -122,17 +147,70 @@ function diagnoseRequest(lines: readonly string[], file: ParsedFile, request: Pa
       );
     }
   }
+  const body = request.body;
   const malformed = malformedJsonBody(lines, request);
   if (malformed) {
     // At the offending character, so the Problems view and the quick fix point at it.
     const columns = { start: malformed.column, end: Math.min(malformed.column + 1, lines[malformed.line].length) };
     report(malformed.line, 'error', 'malformedJson', l10n.t('The body is not valid JSON: {0} (line {1}, column {2})', malformed.message, malformed.line + 1, malformed.column + 1), columns);
+  } else if (body?.kind === 'inline' && context.bodyCheck && isJsonBody(request, body.text)) {
+    diagnoseBodySchema(lines, request, body, context.bodyCheck, report);
   }
   const tenant = tenantOf(file, request);
   if (tenant && !tenant.includes('{{') && context.tenants?.length && !findTenant(tenant, context.tenants)) {
     const line = request.metadata.tenant?.line ?? [...file.variables].reverse().find((variable) => variable.name === 'tenant')?.line ?? request.requestLine;
     report(line, 'warning', 'unknownTenant', l10n.t('{0} is not one of your tenants (code, description or id).', tenant));
   }
+}
+
+/**
+ * A JSON body against its documented schema: each place it breaks is a warning there (the value, or
+ * the property), naming the JSON path and the rule. A value that is a `{{variable}}` is not judged.
+ */
+function diagnoseBodySchema(
+  lines: readonly string[],
+  request: ParsedRequest,
+  body: { text: string; startLine: number },
+  check: NonNullable<DiagnosticContext['bodyCheck']>,
+  report: Reporter,
+): void {
+  const standIn = body.text.replace(/\{\{[^{}]*\}\}/g, (reference) => '0'.padEnd(reference.length, ' '));
+  const found = check(request.method, request.url, JSON.parse(standIn));
+  if (!found) return;
+  const root = parseTree(standIn);
+  const bodyOffset = lineOffset(lines, body.startLine);
+  for (const violation of found.violations) {
+    const node = root && nodeAt(root, violation.pointer);
+    if (node && body.text.startsWith('{{', node.offset)) continue;
+    const at = positionOf(lines, bodyOffset + (node?.parent?.type === 'property' && violation.rule === 'additionalProperties' ? node.parent.offset : node?.offset ?? 0));
+    const end = Math.min(lines[at.line].length, at.character + Math.max(1, node && node.type !== 'object' && node.type !== 'array' ? node.length : 1));
+    report(at.line, 'warning', 'schema', l10n.t('The body does not match the schema of {0}: {1} {2} ({3})', found.operation, violation.path, violation.message, violation.rule), { start: at.character, end });
+  }
+}
+
+function nodeAt(root: JsonNode, pointer: string): JsonNode | undefined {
+  const tokens = pointer === '' ? [] : pointer.slice(1).split('/').map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
+  let node: JsonNode | undefined = root;
+  for (const token of tokens) {
+    if (!node) return undefined;
+    node = findNodeAtLocation(node, [node.type === 'array' ? Number(token) : token]);
+  }
+  return node;
+}
+
+function lineOffset(lines: readonly string[], line: number): number {
+  let offset = 0;
+  for (let index = 0; index < line; index++) offset += lines[index].length + 1;
+  return offset;
+}
+
+function positionOf(lines: readonly string[], offset: number): { line: number; character: number } {
+  let line = 0;
+  while (line < lines.length - 1 && offset > lines[line].length) {
+    offset -= lines[line].length + 1;
+    line++;
+  }
+  return { line, character: offset };
 }
 
 function diagnoseReferences(lines: readonly string[], file: ParsedFile, context: DiagnosticContext, out: FileDiagnostic[]): void {

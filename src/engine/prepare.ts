@@ -6,7 +6,8 @@
 import { isCredentialHeader } from '../api/requestHeaders';
 import * as l10n from '../common/l10n';
 import type { ParsedFile, ParsedRequest } from './parser';
-import { tenantOf } from './parser';
+import { isHttpMethod, tenantOf } from './parser';
+import { pinnedTenant, splitTenants } from './tenantList';
 import { resolveText, type ReferenceProblem, type VariableSources } from './variables';
 
 /** The client sets these to JSON itself; a file that asks for JSON too needs no warning about them. */
@@ -24,8 +25,10 @@ export interface PreparedRequest {
   headers: Record<string, string>;
   droppedCredentialHeaders: string[];
   body?: string;
-  /** `@tenant` as resolved (code, description or id), if the file names one. */
+  /** The tenant it is sent for (code, description or id): the one `@tenant` names, else the matrix cell's, else none (the active one). */
   tenant?: string;
+  /** `@tenant` as resolved, split (`RC-MI, RC-TO`, `*`): more than one, or `*`, makes the request a matrix. */
+  tenants: string[];
   /** References that could not be filled; the request is not sent while there are any. */
   problems: ReferenceProblem[];
   /** Values to mask wherever the request is shown. */
@@ -37,9 +40,12 @@ export type PrepareOutcome = { ok: true; request: PreparedRequest } | { ok: fals
 export interface PrepareOptions {
   /** Reads `< ./body.json` relative to the request file; throws with a sentence when it cannot. */
   readBodyFile(path: string): string;
+  /** The tenant of the matrix cell being run: sent for unless the request names exactly one tenant. */
+  tenant?: string;
 }
 
 export function prepareRequest(file: ParsedFile, request: ParsedRequest, sources: VariableSources, options: PrepareOptions): PrepareOutcome {
+  if (!isHttpMethod(request.method)) return { ok: false, message: l10n.t('Unknown method "{0}": nothing was sent.', request.method), problems: [] };
   const problems: ReferenceProblem[] = [];
   const secrets: string[] = [];
   const fill = (text: string) => {
@@ -73,16 +79,26 @@ export function prepareRequest(file: ParsedFile, request: ParsedRequest, sources
     }
     body = request.body.substitute ? fill(content) : content;
   }
-  const tenantText = tenantOf(file, request);
-  const tenant = tenantText === undefined ? undefined : fill(tenantText).trim() || undefined;
+  // Multipart parts are delimited by CRLF (RFC 7578); a request file's lines end with LF.
+  const contentType = Object.entries(headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+  if (body !== undefined && contentType && /^multipart\//i.test(contentType)) body = body.replace(/\r?\n/g, '\r\n').replace(/(?<!\r\n)$/, '\r\n');
+  const tenants = splitTenants(fill(tenantOf(file, request) ?? ''));
+  // Outside a matrix (a watch, Copy as cURL) a list stands for its first tenant.
+  const tenant = pinnedTenant(tenants) ?? options.tenant ?? tenants.find((name) => pinnedTenant([name]) !== undefined);
 
   if (problems.length > 0) return { ok: false, message: problems[0].message, problems };
   const target = parseTarget(url);
   if (!target.ok) return { ok: false, message: target.message, problems };
   return {
     ok: true,
-    request: { method: request.method, target: target.target, headers, droppedCredentialHeaders: dropped, body, tenant, problems, secrets },
+    request: { method: request.method, target: target.target, headers, droppedCredentialHeaders: dropped, body, tenant, tenants, problems, secrets },
   };
+}
+
+/** The tenants a request names (`@tenant`, its variables filled; [] when it names none or they cannot be filled yet). */
+export function requestTenants(file: ParsedFile, request: ParsedRequest, sources: VariableSources): string[] {
+  const resolved = resolveText(tenantOf(file, request) ?? '', sources);
+  return resolved.problems.length > 0 ? [] : splitTenants(resolved.text);
 }
 
 /** A path is encoded (spaces, non-ASCII) the way a browser would; an absolute URL must be http(s). */
@@ -128,4 +144,12 @@ export function platformPath(url: URL, hosts: { baseUrl: string; clusterAddress?
     return { where, path: (url.pathname.slice(basePath.length) || '/') + url.search };
   }
   return undefined;
+}
+
+/**
+ * The platform path a prepared request calls (query included): the path as written, or an absolute
+ * URL's when it is on the base URL or the tenant's cluster (platformPath); undefined for another host.
+ */
+export function platformPathOf(target: RequestTarget, hosts: { baseUrl: string; clusterAddress?: string }): string | undefined {
+  return target.kind === 'path' ? target.path : platformPath(target.url, hosts)?.path;
 }

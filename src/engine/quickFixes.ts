@@ -6,8 +6,12 @@
 import { proposeRule } from '../api/routes';
 import * as l10n from '../common/l10n';
 import type { DiagnosticCode } from './diagnostics';
-import { jsonProblem } from './jsonBody';
-import { splitLines, type ParsedFile, type ParsedRequest } from './parser';
+import { formatJsonBody } from './jsonFormat';
+
+export { formatJsonBody };
+import { curlAsRequestText } from './importers/curl';
+import { commandExtent } from './importers/shellWords';
+import { closestMethod, splitLines, type ParsedFile, type ParsedRequest } from './parser';
 import { classifyReference } from './variables';
 
 /** 0-based lines and columns, the end excluded. */
@@ -24,8 +28,8 @@ export interface TextChange {
 }
 
 export type QuickFix =
-  /** Changes the file; then puts the cursor at `cursor` when given. */
-  | { kind: 'edit'; title: string; changes: TextChange[]; cursor?: { line: number; character: number }; preferred?: boolean }
+  /** Changes the file; then puts the cursor at `cursor` when given, or says `notes` (what a conversion left out). */
+  | { kind: 'edit'; title: string; changes: TextChange[]; cursor?: { line: number; character: number }; notes?: string[]; preferred?: boolean }
   /** Selects `range`, showing where the problem is. */
   | { kind: 'reveal'; title: string; range: FixRange }
   /** Asks which of the user's tenants, then writes `before + code + after` over `range`. */
@@ -55,6 +59,9 @@ const FIXES: Partial<Record<DiagnosticCode, (input: FixInput) => QuickFix[]>> = 
   unknownTenant: tenantFixes,
   credentialHeader: headerFixes,
   unknownVariable: variableFixes,
+  unknownMethod: methodFixes,
+  missingSeparator: separatorFixes,
+  curlCommand: curlFixes,
 };
 
 export function quickFixesFor(text: string, file: ParsedFile, at: DiagnosticAt): QuickFix[] {
@@ -137,6 +144,34 @@ function variableFixes({ lines, at, request }: FixInput): QuickFix[] {
   ];
 }
 
+function methodFixes({ lines, at }: FixInput): QuickFix[] {
+  const written = lines[at.line].slice(at.start, at.end);
+  const method = closestMethod(written);
+  if (!method) return [];
+  return [{ kind: 'edit', title: l10n.t('Change {0} to {1}', written, method), changes: [{ range: { line: at.line, start: at.start, endLine: at.line, end: at.end }, newText: method }], preferred: true }];
+}
+
+/** The command (its continuation lines too) replaced by the request it sends; what it dropped is said. */
+function curlFixes({ lines, at }: FixInput): QuickFix[] {
+  const end = commandExtent(lines, at.line);
+  let converted: ReturnType<typeof curlAsRequestText>;
+  try {
+    converted = curlAsRequestText(lines.slice(at.line, end + 1).join('\n'));
+  } catch {
+    return [];
+  }
+  const range = { line: at.line, start: 0, endLine: end, end: lines[end].length };
+  const notes = converted.notes.map((note) => note.message);
+  return [{ kind: 'edit', title: l10n.t('Convert the cURL command to a request'), changes: [{ range, newText: converted.text }], ...(notes.length > 0 ? { notes } : {}), preferred: true }];
+}
+
+/** The ### line goes above the request's comments and variables (they belong to it). */
+function separatorFixes({ file, at }: FixInput): QuickFix[] {
+  const request = file.requests.find((candidate) => candidate.requestLine === at.line);
+  const line = request?.startLine ?? at.line;
+  return [{ kind: 'edit', title: l10n.t('Insert ### above this request'), changes: [{ range: { line, start: 0, endLine: line, end: 0 }, newText: '###\n' }], preferred: true }];
+}
+
 /** The text without commas that close nothing but `]` or `}` (outside strings). */
 export function withoutTrailingCommas(text: string): string {
   let out = '';
@@ -158,23 +193,4 @@ export function withoutTrailingCommas(text: string): string {
     out += char;
   }
   return out;
-}
-
-/**
- * The body pretty-printed with two spaces, its `{{...}}` kept as written; undefined when it is not
- * valid JSON. A reference stands in as a number no text of the body contains, then is put back.
- */
-export function formatJsonBody(text: string): string | undefined {
-  if (jsonProblem(text)) return undefined;
-  const references: string[] = [];
-  let base = 7_391_820_000;
-  while (text.includes(String(base).slice(0, 6))) base += 1_000_000_000;
-  const standIn = text.replace(/\{\{[^{}]*\}\}/g, (reference) => String(base + references.push(reference) - 1));
-  let formatted: string;
-  try {
-    formatted = JSON.stringify(JSON.parse(standIn), null, 2);
-  } catch {
-    return undefined;
-  }
-  return references.reduce((result, reference, index) => result.split(String(base + index)).join(reference), formatted);
 }

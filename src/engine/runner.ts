@@ -9,12 +9,17 @@ import type { RouteRule } from '../api/types';
 import * as l10n from '../common/l10n';
 import { dataSelector, type DataSelector } from '../api/dataSelector';
 import { parseRequestFile, type ParsedFile, type ParsedRequest } from './parser';
-import { platformPath, prepareRequest, type PreparedRequest } from './prepare';
+import { platformPathOf, prepareRequest, requestTenants, type PreparedRequest } from './prepare';
+import { pinnedTenant } from './tenantList';
 import { resultOf, sendPrepared, type SenderDeps, type SentRequest } from './sender';
 import type { SystemVariableContext } from './systemVariables';
+import type { FileEnvironment } from '../settings/environmentFileSources';
 import { resolveText, type ReferenceProblem, type RequestResult, type VariableSources } from './variables';
 import { checkResponse } from './assertions/checkResponse';
 import type { AssertionResult } from './assertions/evaluateAssertion';
+import { contextKeys, type RunCell } from './runContext';
+import type { ContractAnswer } from '../catalog/contract';
+import type { ContractVerdict } from '../catalog/types';
 
 export interface RequestDocument {
   /** Identifies the file (its URI): results are kept per file. */
@@ -26,15 +31,21 @@ export interface RequestDocument {
 
 export interface RunnerDeps {
   sender: SenderDeps;
-  /** The active environment's variables (issue "Environments"); {} until environments exist. */
+  /** The variables of the environment in force (the editor's active one, the runner's --env), read at each request. */
   environment(): Record<string, string>;
-  system(lookup: (name: string) => string | undefined): SystemVariableContext;
+  /** The environment files' variables for the file with this key (they win over the environment's). */
+  fileEnvironment?(key: string): FileEnvironment;
+  system(lookup: (name: string) => string | undefined, dotenv?: Readonly<Record<string, string>>): SystemVariableContext;
+  /** The catalogues `?? schema` checks answers against (loaded before the first such check). */
+  contracts?: Contracts;
 }
 
 export interface RunOutcome {
   request: ParsedRequest;
   /** The request's name, or "line N" for an unnamed one. */
   label: string;
+  /** The matrix cell it ran in (its tenant, its data row), when it ran in one. */
+  cell?: RunCell;
   prepared?: PreparedRequest;
   sent?: SentRequest;
   /** Why it was not sent or failed: a kind (the client's, or `dependency`, `invalidRequest`, `unknown`), a sentence, the error as thrown. */
@@ -52,14 +63,23 @@ export interface SendOptions {
   signal?: AbortSignal;
   /**
    * The requests of this file already tried in this run (Send All, a test run, the command line), by
-   * index. One that failed is never sent again because a later request reads it: that request fails
+   * context and index. One that failed is never sent again because a later request reads it: that request fails
    * instead (a POST answered 500 may have been processed; sending it twice is not the runner's call).
    */
-  attempted?: Map<number, RunOutcome>;
+  attempted?: Map<string, RunOutcome>;
+  /** The matrix cell to run in: its tenant (for requests that name no single one) and its data row. */
+  cell?: RunCell;
+  /** Called with the 1-based position while the call waits for a rate-limit slot; 0 when it is sent. */
+  onQueuePosition?: (position: number) => void;
   /** Send even when the organization's last known usage reached its limit (Send Anyway). */
   sendOverQuota?: boolean;
   /** Send a static resource even when its answer is cached (Refresh). */
   bypassCache?: boolean;
+}
+
+/** The catalogues, as `?? schema` reads them: the verdict on an answer, once they are loaded. */
+export interface Contracts {
+  verdictOf(answer: ContractAnswer): Promise<() => ContractVerdict>;
 }
 
 const MAX_DEPENDENCY_DEPTH = 5;
@@ -77,17 +97,26 @@ export class RequestFileRunner {
     return this.results.get(key) ?? new Map();
   }
 
-  /** The sources variables are read from, for hover and diagnostics too. */
-  sources(key: string, file: ParsedFile): VariableSources {
+  /**
+   * The sources variables are read from, for hover and diagnostics too. In a matrix cell: its row's
+   * columns, and the results of its tenant's requests before those shared by every tenant.
+   */
+  sources(key: string, file: ParsedFile, cell?: RunCell): VariableSources {
     const fileVariables = new Map(file.variables.map((variable) => [variable.name, variable.value]));
-    const environment = this.deps.environment();
-    const results = this.resultsOf(key);
+    const files = this.deps.fileEnvironment?.(key);
+    const environment = files ? { ...this.deps.environment(), ...files.variables } : this.deps.environment();
+    const keys = contextKeys(key, cell);
+    const own = this.resultsOf(keys.tenant);
+    const shared = this.resultsOf(keys.shared);
+    const row = cell?.row?.values;
     return {
+      row,
       fileVariables,
       environment,
+      secretNames: files?.secrets,
       requestNames: new Set(file.requests.flatMap((request) => (request.name ? [request.name] : []))),
-      result: (name) => results.get(name),
-      system: this.deps.system((name) => fileVariables.get(name) ?? environment[name]),
+      result: (name) => own.get(name) ?? shared.get(name),
+      system: this.deps.system((name) => row?.[name] ?? fileVariables.get(name) ?? environment[name], files?.dotenv),
     };
   }
 
@@ -106,7 +135,7 @@ export class RequestFileRunner {
   ): Promise<RunOutcome[]> {
     const file = parseRequestFile(document.text);
     const outcomes: RunOutcome[] = [];
-    const attempted = new Map<number, RunOutcome>();
+    const attempted = new Map<string, RunOutcome>();
     for (const request of file.requests) {
       options.onProgress?.(outcomes.length, file.requests.length, request);
       if (options.signal?.aborted) break;
@@ -118,22 +147,40 @@ export class RequestFileRunner {
 
   private async run(document: RequestDocument, file: ParsedFile, request: ParsedRequest, options: SendOptions, visiting: Set<number>): Promise<RunOutcome> {
     const outcome = await this.attempt(document, file, request, options, visiting);
-    options.attempted?.set(request.index, outcome);
+    options.attempted?.set(this.attemptKey(document, file, request, options), outcome);
     return outcome;
   }
 
+  /** Where a request's result and attempt are kept: its tenant's context in a matrix, else the one every tenant shares. */
+  private writeKey(document: RequestDocument, file: ParsedFile, request: ParsedRequest, cell: RunCell | undefined): string {
+    const keys = contextKeys(document.key, cell);
+    if (cell?.tenant === undefined) return keys.shared;
+    return pinnedTenant(requestTenants(file, request, this.sources(document.key, file, cell))) === undefined ? keys.tenant : keys.shared;
+  }
+
+  private attemptKey(document: RequestDocument, file: ParsedFile, request: ParsedRequest, options: SendOptions): string {
+    return `${this.writeKey(document, file, request, options.cell)}\u0000${request.index}`;
+  }
+
+  /** A dependency tried earlier in this run, in the cell's tenant context or the shared one. */
+  private earlier(document: RequestDocument, dependency: ParsedRequest, options: SendOptions): RunOutcome | undefined {
+    const keys = contextKeys(document.key, options.cell);
+    return options.attempted?.get(`${keys.tenant}\u0000${dependency.index}`) ?? options.attempted?.get(`${keys.shared}\u0000${dependency.index}`);
+  }
+
   private async attempt(document: RequestDocument, file: ParsedFile, request: ParsedRequest, options: SendOptions, visiting: Set<number>): Promise<RunOutcome> {
-    const outcome: RunOutcome = { request, label: labelOf(request), dependencies: [] };
+    const outcome: RunOutcome = { request, label: labelOf(request), dependencies: [], ...(options.cell ? { cell: options.cell } : {}) };
     visiting.add(request.index);
-    const sources = this.sources(document.key, file);
-    let prepared = prepareRequest(file, request, sources, document);
+    const cellDocument = { ...document, tenant: options.cell?.tenant };
+    const sources = this.sources(document.key, file, options.cell);
+    let prepared = prepareRequest(file, request, sources, cellDocument);
     const missing = unsentNames(request, sources, prepared.ok ? [] : prepared.problems);
     if (missing.length > 0 && visiting.size <= MAX_DEPENDENCY_DEPTH) {
       for (const name of missing) {
         const dependency = file.requests.find((candidate) => candidate.name === name);
         if (!dependency || visiting.has(dependency.index)) continue;
-        const earlier = options.attempted?.get(dependency.index);
-        const sent = earlier?.error ? earlier : await this.run(document, file, dependency, { signal: options.signal, attempted: options.attempted }, visiting);
+        const earlier = this.earlier(document, dependency, options);
+        const sent = earlier?.error ? earlier : await this.run(document, file, dependency, { signal: options.signal, attempted: options.attempted, cell: options.cell, onQueuePosition: options.onQueuePosition }, visiting);
         if (sent !== earlier) outcome.dependencies.push(sent);
         if (sent.error) {
           const message = l10n.t('{0} needs {1}, which failed: {2}', outcome.label, name, sent.error.message);
@@ -141,7 +188,7 @@ export class RequestFileRunner {
           return outcome;
         }
       }
-      prepared = prepareRequest(file, request, this.sources(document.key, file), document);
+      prepared = prepareRequest(file, request, this.sources(document.key, file, options.cell), cellDocument);
     }
     if (!prepared.ok) {
       outcome.error = { kind: 'invalidRequest', message: prepared.message };
@@ -152,20 +199,22 @@ export class RequestFileRunner {
       outcome.sent = await sendPrepared(prepared.request, this.deps.sender, options);
     } catch (error) {
       outcome.error = describeError(error);
-      this.check(document, file, outcome);
+      await this.check(document, file, outcome);
       return outcome;
     }
-    if (request.name) this.remember(document.key, request.name, resultOf(prepared.request, outcome.sent.response));
-    this.check(document, file, outcome);
+    if (request.name) this.remember(this.writeKey(document, file, request, options.cell), request.name, resultOf(prepared.request, outcome.sent.response));
+    await this.check(document, file, outcome);
     return outcome;
   }
 
   /** Checks the request's assertions against whatever answer came, once its own result is remembered. */
-  private check(document: RequestDocument, file: ParsedFile, outcome: RunOutcome): void {
+  private async check(document: RequestDocument, file: ParsedFile, outcome: RunOutcome): Promise<void> {
     const response = outcome.sent?.response ?? outcome.error?.response;
     if (outcome.request.assertions.length === 0 || !response) return;
-    const sources = this.sources(document.key, file);
-    outcome.assertions = checkResponse(outcome.request.assertions, response, (text) => resolveText(text, sources));
+    const contracts = this.deps.contracts;
+    const checked = contracts && outcome.request.assertions.some((assertion) => assertion.subject.verdict) ? { ...response, contract: await contracts.verdictOf(response) } : response;
+    const sources = this.sources(document.key, file, outcome.cell);
+    outcome.assertions = checkResponse(outcome.request.assertions, checked, (text) => resolveText(text, sources));
   }
 
   private remember(key: string, name: string, result: RequestResult): void {
@@ -174,8 +223,9 @@ export class RequestFileRunner {
     results.set(name, result);
   }
 
+  /** Forgets the results of a file, or of one context of it (a finished data row), with every context under it. */
   forget(key: string): void {
-    this.results.delete(key);
+    for (const kept of [...this.results.keys()]) if (kept === key || kept.startsWith(`${key}#`)) this.results.delete(kept);
   }
 }
 
@@ -221,6 +271,6 @@ export function outcomeSelector(outcome: RunOutcome, routeFor: (path: string) =>
   const target = outcome.prepared?.target;
   const sent = outcome.sent;
   if (!target || !sent || !sent.credentials) return undefined;
-  const path = target.kind === 'path' ? target.path : platformPath(target.url, { baseUrl, clusterAddress: sent.tenant?.clusterAddress })?.path;
+  const path = platformPathOf(target, { baseUrl, clusterAddress: sent.tenant?.clusterAddress });
   return path === undefined ? undefined : dataSelector(routeFor(path), sent.tenant, sent.response.licence);
 }

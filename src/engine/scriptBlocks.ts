@@ -1,12 +1,19 @@
 /**
  * Finds the script blocks other clients run from a request file, so that ours can set them aside and
  * say so: httpYac's `{{ ... }}` (optionally `{{@event`, `{{+`), the JetBrains client's and REST
- * Client's response handlers `> {% ... %}` and pre-request scripts `< {% ... %}`, and a handler read
- * from a file (`> ./handler.js`). None of them is ever run: a request file from a pull request must
+ * Client's response handlers `> {% ... %}` and pre-request scripts `< {% ... %}`, a handler read
+ * from a file (`> ./handler.js`) and a pre-request script read from a file (`< ./pre.js` above the
+ * request line, as the JetBrains client and Kulala write it). None of them is ever run: a request file from a pull request must
  * not run code on the reviewer's machine. No `vscode` here.
  */
 
-export type ScriptKind = 'script' | 'responseHandler' | 'preRequestScript' | 'handlerFile';
+export type ScriptKind = 'script' | 'responseHandler' | 'preRequestScript' | 'handlerFile' | 'preRequestFile';
+
+/**
+ * A pre-request script file: `< ./pre.js` above the request line. Below it the same line names the
+ * body's file, so the parser checks this only before the request line.
+ */
+export const PRE_REQUEST_FILE = /^\s*<\s+\S+\s*$/;
 
 export interface ScriptBlock {
   kind: ScriptKind;

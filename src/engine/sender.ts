@@ -5,6 +5,7 @@
  * base URL or the tenant's cluster to a path, and sends any other address with a plain fetch and no
  * credentials at all. No `vscode` here.
  */
+import { ConnectionProblemError } from '../api/connectionProblems';
 import { ApiError } from '../api/errors';
 import { droppedHeaderWarning } from '../api/requestHeaders';
 import { needsTenant } from '../api/routes';
@@ -67,10 +68,10 @@ export function credentialWarnings(prepared: PreparedRequest): string[] {
 export async function sendPrepared(
   prepared: PreparedRequest,
   deps: SenderDeps,
-  { signal, sendOverQuota, bypassCache }: { signal?: AbortSignal; sendOverQuota?: boolean; bypassCache?: boolean } = {},
+  { signal, sendOverQuota, bypassCache, onQueuePosition }: { signal?: AbortSignal; sendOverQuota?: boolean; bypassCache?: boolean; onQueuePosition?: (position: number) => void } = {},
 ): Promise<SentRequest> {
   const warnings = credentialWarnings(prepared);
-  const call = { method: prepared.method, headers: prepared.headers, body: prepared.body, signal, sendOverQuota, bypassCache };
+  const call = { method: prepared.method, headers: prepared.headers, body: prepared.body, signal, sendOverQuota, bypassCache, onQueuePosition };
   if (prepared.target.kind === 'path') {
     const { tenant, response, error } = await callPlatform({ ...call, path: prepared.target.path, tenant: prepared.tenant }, deps);
     if (!response) throw error;
@@ -115,7 +116,9 @@ async function plainFetch(prepared: PreparedRequest, url: URL, deps: SenderDeps,
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
     });
   } catch (error) {
-    throw new ApiError('network', l10n.t('{0} did not answer: {1}', url.host, error instanceof Error ? error.message : String(error)), { method: prepared.method, url: url.href });
+    const details = { method: prepared.method, url: url.href };
+    if (error instanceof ConnectionProblemError) throw new ApiError(error.errorKind, error.message, details);
+    throw new ApiError('network', l10n.t('{0} did not answer: {1}', url.host, error instanceof Error ? error.message : String(error)), details);
   }
   const bodyText = await answer.text();
   const responseHeaders: Record<string, string> = {};

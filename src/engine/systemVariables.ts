@@ -1,7 +1,8 @@
 /**
  * REST Client's system variables: `{{$guid}}`, `{{$timestamp [offset unit]}}`,
  * `{{$datetime rfc1123|iso8601|"format" [offset unit]}}`, `{{$localDatetime ...}}`,
- * `{{$randomInt min max}}`, `{{$processEnv [%]NAME}}`. The clock, the random source and the process
+ * `{{$randomInt min max}}`, `{{$processEnv [%]NAME}}`, `{{$dotenv [%]NAME}}` (the `.env` beside the
+ * request file). The clock, the random source and the process
  * environment are parameters, so the unit tests are exact.
  */
 import { randomUUID } from 'node:crypto';
@@ -15,14 +16,17 @@ export interface SystemVariableContext {
   processEnv: Record<string, string | undefined>;
   /** Values `%NAME` refers to (REST Client reads the name from the environment's variables). */
   lookup(name: string): string | undefined;
+  /** The `.env` values beside the request file, for `$dotenv`. */
+  dotenv?: Readonly<Record<string, string>>;
 }
 
-export const defaultSystemContext = (lookup: (name: string) => string | undefined = () => undefined): SystemVariableContext => ({
+export const defaultSystemContext = (lookup: (name: string) => string | undefined = () => undefined, dotenv: Readonly<Record<string, string>> = {}): SystemVariableContext => ({
   now: () => new Date(),
   random: Math.random,
   uuid: randomUUID,
   processEnv: process.env,
   lookup,
+  dotenv,
 });
 
 /** The system variables, for completion and hover. */
@@ -34,6 +38,7 @@ export function systemVariableHelp(): Array<{ name: string; snippet: string; doc
     { name: '$localDatetime', snippet: '$localDatetime iso8601', documentation: l10n.t('Like $datetime, in local time.') },
     { name: '$randomInt', snippet: '$randomInt 1 100', documentation: l10n.t('A random integer from min (included) to max (excluded).') },
     { name: '$processEnv', snippet: '$processEnv NAME', documentation: l10n.t('The value of an environment variable of the editor process (masked when shown).') },
+    { name: '$dotenv', snippet: '$dotenv NAME', documentation: l10n.t('A value of the .env file beside the request file, or in a folder above it (masked when shown).') },
   ];
 }
 
@@ -115,6 +120,13 @@ export function evaluateSystemVariable(expression: string, context: SystemVariab
       const variable = indirect ? context.lookup(args[0].slice(1)) : args[0];
       const value = variable === undefined ? undefined : context.processEnv[variable];
       if (value === undefined) return { ok: false, reason: l10n.t('the environment variable {0} is not set', variable ?? args[0]) };
+      return { ok: true, value, secret: true };
+    }
+    case '$dotenv': {
+      if (!args[0]) return { ok: false, reason: l10n.t('$dotenv needs the name of a variable of the .env file') };
+      const variable = args[0].startsWith('%') ? context.lookup(args[0].slice(1)) : args[0];
+      const value = variable === undefined ? undefined : context.dotenv?.[variable];
+      if (value === undefined) return { ok: false, reason: l10n.t('{0} is not in a .env file beside the request file or above it', variable ?? args[0]) };
       return { ok: true, value, secret: true };
     }
     default:

@@ -41,9 +41,13 @@ export interface RequestResult {
 }
 
 export interface VariableSources {
+  /** The columns of the data row being run (`--data`, `# @data`): they win over every other name. */
+  row?: Readonly<Record<string, string>>;
   /** File variables as written, the last definition of each name. */
   fileVariables: ReadonlyMap<string, string>;
   environment: Readonly<Record<string, string>>;
+  /** Names of the environment's variables whose values are secrets (from a private environment file). */
+  secretNames?: ReadonlySet<string>;
   /** Names of the file's named requests. */
   requestNames: ReadonlySet<string>;
   result(name: string): RequestResult | undefined;
@@ -116,6 +120,8 @@ function lookup(expression: string, sources: VariableSources, depth: number, pro
       : { ok: false, problem: { kind: 'invalid', message: result.reason } };
   }
   if (reference.kind === 'request') return lookupRequest(reference, sources);
+  const column = sources.row?.[reference.name];
+  if (column !== undefined) return { ok: true, value: column, secret: looksSecret(reference.name) };
   const file = sources.fileVariables.get(reference.name);
   if (file !== undefined) {
     if (depth >= MAX_DEPTH) {
@@ -125,7 +131,7 @@ function lookup(expression: string, sources: VariableSources, depth: number, pro
     return { ok: true, value, secret: looksSecret(reference.name) };
   }
   const environment = sources.environment[reference.name];
-  if (environment !== undefined) return { ok: true, value: environment, secret: looksSecret(reference.name) };
+  if (environment !== undefined) return { ok: true, value: environment, secret: looksSecret(reference.name) || sources.secretNames?.has(reference.name) === true };
   return { ok: false, problem: { kind: 'unknownVariable', message: l10n.t('The variable {0} is not defined in this file or in the active environment.', reference.name) } };
 }
 

@@ -8,13 +8,13 @@ import type { EnvironmentSettings } from './environments';
  * An environment's baseUrl, allowedHosts, routes and endpoints (already overlaid on the top-level
  * ones) replace the top-level values; the other settings are the same in every environment.
  */
-export function watchApiSettings(context: vscode.ExtensionContext, environment?: () => EnvironmentSettings): () => ApiSettings {
+export function watchApiSettings(subscriptions: vscode.Disposable[], environment?: () => EnvironmentSettings): () => ApiSettings {
   const read = (): ApiSettings => {
     const section = vscode.workspace.getConfiguration('tenantApi');
     return readApiSettings((key, fallback) => section.get(key, fallback));
   };
   let snapshot = read();
-  context.subscriptions.push(
+  subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration('tenantApi')) snapshot = read();
     }),

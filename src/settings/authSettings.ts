@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { isLoopbackHost } from '../common/loopbackHost';
 import type { EnvironmentSettings } from './environments';
 import { authConfigurationFrom } from './settingValues';
 
@@ -30,8 +31,8 @@ export function readAuthConfiguration(environment?: Pick<EnvironmentSettings, 'a
 function authUrlShape(authUrl: string): 'ok' | 'invalid' | 'insecure' {
   try {
     const url = new URL(authUrl);
-    const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-    return url.protocol === 'https:' || (url.protocol === 'http:' && loopback) ? 'ok' : 'insecure';
+    // The loopback rule of the API's hosts (127.0.0.0/8, ::1, localhost): one rule for both.
+    return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname)) ? 'ok' : 'insecure';
   } catch {
     return 'invalid';
   }

@@ -7,7 +7,7 @@ import { environmentListFrom } from './settingValues';
 import { EDITOR_COMMAND } from '../common/commandIds';
 
 /** The settings an environment overlays (the other tenantApi.* settings are the same in every environment). */
-const OVERLAID = ['authUrl', 'baseUrl', 'clientId', 'scopes', 'allowedHosts', 'routes', 'endpoints', 'environments'];
+const OVERLAID = ['authUrl', 'baseUrl', 'clientId', 'scopes', 'allowedHosts', 'routes', 'endpoints', 'catalogues', 'environments'];
 
 function strings(value: unknown): string[] | undefined {
   return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : undefined;
@@ -37,8 +37,8 @@ async function offerSettings(message: string, query: string): Promise<void> {
  * and tenantApi.allowedHosts go to the log, and once per new set of problems to a warning that opens
  * the settings.
  */
-export function watchEnvironments(context: vscode.ExtensionContext, logger: Logger): EnvironmentState {
-  const state = new EnvironmentState(context.globalState, readEnvironmentList());
+export function watchEnvironments(extension: { globalState: vscode.Memento; subscriptions: vscode.Disposable[] }, logger: Logger): EnvironmentState {
+  const state = new EnvironmentState(extension.globalState, readEnvironmentList());
   let reported = '';
   const report = () => {
     const problems = state.problems();
@@ -50,7 +50,7 @@ export function watchEnvironments(context: vscode.ExtensionContext, logger: Logg
     void offerSettings(vscode.l10n.t('Part of the Tenant API settings is ignored: {0}', problems.join(' ')), settingWithProblems());
   };
   report();
-  context.subscriptions.push(
+  extension.subscriptions.push(
     state,
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (!OVERLAID.some((name) => event.affectsConfiguration(`tenantApi.${name}`))) return;
@@ -59,4 +59,16 @@ export function watchEnvironments(context: vscode.ExtensionContext, logger: Logg
     }),
   );
   return state;
+}
+
+/**
+ * Adds `{ name }` to tenantApi.environments (it takes the top-level connection settings), where the
+ * setting is kept: the workspace's when it has one or a folder is open, else the user's.
+ */
+export async function addEnvironmentEntry(name: string): Promise<void> {
+  const configuration = vscode.workspace.getConfiguration('tenantApi');
+  const inspected = configuration.inspect<unknown[]>('environments');
+  const inWorkspace = inspected?.workspaceValue !== undefined || (inspected?.globalValue === undefined && (vscode.workspace.workspaceFolders?.length ?? 0) > 0);
+  const current = (inWorkspace ? inspected?.workspaceValue : inspected?.globalValue) ?? [];
+  await configuration.update('environments', [...(Array.isArray(current) ? current : []), { name }], inWorkspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
 }

@@ -18,6 +18,8 @@ export interface EnvironmentSettings {
   routes: unknown;
   /** Raw tenantApi.endpoints shape. */
   endpoints: unknown;
+  /** Raw tenantApi.catalogues shape: parsed (and bad entries reported) by src/catalog/entries. */
+  catalogues?: unknown;
   /** Values request files can use ({{name}}); no secrets belong here, they are plain settings. */
   variables: Record<string, string>;
 }
@@ -57,6 +59,7 @@ const FIELD_CHECKS: Record<string, (value: unknown) => boolean> = {
   allowedHosts: (value) => Array.isArray(value) && value.every((s) => typeof s === 'string'),
   routes: (value) => Array.isArray(value),
   endpoints: (value) => Array.isArray(value),
+  catalogues: (value) => Array.isArray(value),
   variables: (value) =>
     typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => ['string', 'number', 'boolean'].includes(typeof v)),
 };
@@ -70,6 +73,7 @@ const FIELD_EXPECTATION: Record<string, () => string> = {
   allowedHosts: () => l10n.t('a list of texts'),
   routes: () => l10n.t('a list of rules'),
   endpoints: () => l10n.t('a list of endpoints'),
+  catalogues: () => l10n.t('a list of catalogues'),
   variables: () => l10n.t('an object of texts, numbers or true/false'),
 };
 
@@ -120,6 +124,7 @@ export function overlay(defaults: EnvironmentSettings, entry: Record<string, unk
     allowedHosts: own('allowedHosts') ? [...(entry.allowedHosts as string[])] : ownBase ? [] : [...defaults.allowedHosts],
     routes: own('routes') ? entry.routes : defaults.routes,
     endpoints: own('endpoints') ? entry.endpoints : defaults.endpoints,
+    ...(own('catalogues') ? { catalogues: entry.catalogues } : defaults.catalogues !== undefined ? { catalogues: defaults.catalogues } : {}),
     variables: own('variables') ? variablesOf(entry.variables) : { ...defaults.variables },
   });
 }

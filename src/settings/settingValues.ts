@@ -26,6 +26,7 @@ export function environmentListFrom(get: SettingReader): EnvironmentList {
     allowedHosts: strings(get<unknown>('allowedHosts', undefined)) ?? [],
     routes: get<unknown>('routes', undefined) ?? [],
     endpoints: get<unknown>('endpoints', undefined) ?? [],
+    catalogues: get<unknown>('catalogues', undefined) ?? [],
     variables: {},
   };
   return parseEnvironments(get<unknown>('environments', undefined), defaults);

@@ -2,8 +2,11 @@
  * What the environment status bar item and the Switch Environment quick pick show. No `vscode` here;
  * the status bar and the command map it.
  */
+import * as path from 'node:path';
 import * as l10n from '../common/l10n';
 import { isConfigured, type Environment } from '../settings/environments';
+import type { FileEnvironment } from '../settings/environmentFileSources';
+import { looksSecret } from '../engine/variables';
 
 export interface EnvironmentStatus {
   /** Shown only once the user has named environments: nothing changes for those who never add one. */
@@ -67,7 +70,51 @@ export function presentEnvironment(active: Environment, environmentCount: number
   };
 }
 
-export function environmentPickItems(environments: readonly Environment[], activeId: string): EnvironmentPickItem[] {
+/** One variable of an environment for a request file's folder: where its value comes from, the value unless it is a secret. */
+export interface VariableOriginItem {
+  label: string;
+  description: string;
+  detail: string;
+  secret: boolean;
+}
+
+const MASK = '••••••';
+
+/**
+ * The variables an environment gives request files in one folder, each with where it comes from: the
+ * settings (tenantApi.environments), or an environment file (the private one and `.env` are secret).
+ * `show` names a file (relative to the workspace).
+ */
+export function variableOriginItems(environment: Environment, files: FileEnvironment, show: (file: string) => string): VariableOriginItem[] {
+  const items: VariableOriginItem[] = [];
+  const value = (text: string, secret: boolean) => (secret ? l10n.t('{0} (secret, masked)', MASK) : text.length > 120 ? `${text.slice(0, 120)}…` : text || l10n.t('(empty)'));
+  for (const [name, text] of Object.entries(environment.settings.variables)) {
+    if (name in files.variables) continue;
+    const secret = looksSecret(name);
+    items.push({ label: name, description: l10n.t('settings: tenantApi.environments'), detail: value(text, secret), secret });
+  }
+  for (const [name, origin] of Object.entries(files.origins)) {
+    const text = name.startsWith('$dotenv ') ? files.dotenv[name.slice('$dotenv '.length)] : files.variables[name];
+    const secret = origin.secret || looksSecret(name);
+    const overrides = !name.startsWith('$dotenv ') && name in environment.settings.variables ? ` · ${l10n.t('wins over the settings')}` : '';
+    items.push({ label: name, description: `${show(origin.file)}${origin.secret ? ` · ${l10n.t('secret')}` : ''}${overrides}`, detail: value(text ?? '', secret), secret });
+  }
+  return items.sort((a, b) => a.label.localeCompare(b.label));
+}
+
+/** How many of an environment's variables come from where: `3 variables: 1 from settings, 2 from http-client.env.json`. */
+export function variableSummary(items: readonly VariableOriginItem[]): string {
+  if (items.length === 0) return l10n.t('no variables');
+  const counts = new Map<string, number>();
+  for (const item of items) {
+    const where = item.description.startsWith(l10n.t('settings: tenantApi.environments')) ? l10n.t('settings') : path.basename(item.description.split(' · ')[0]);
+    counts.set(where, (counts.get(where) ?? 0) + 1);
+  }
+  const parts = [...counts].map(([where, count]) => l10n.t('{0} from {1}', count, where));
+  return l10n.byCount(items.length, l10n.t('1 variable: {0}', parts.join(', ')), l10n.t('{0} variables: {1}', items.length, parts.join(', ')));
+}
+
+export function environmentPickItems(environments: readonly Environment[], activeId: string, variables?: (environment: Environment) => readonly VariableOriginItem[]): EnvironmentPickItem[] {
   return environments.map((environment) => {
     const notes = [
       ...(environment.id === activeId ? [l10n.t('active')] : []),
@@ -78,7 +125,7 @@ export function environmentPickItems(environments: readonly Environment[], activ
       id: environment.id,
       label: `${environment.protected ? PROTECTED_ICON : ICON} ${labelText(environment.name)}`,
       description: notes.join(' · '),
-      detail: where(environment),
+      detail: variables ? `${where(environment)} · ${variableSummary(variables(environment))}` : where(environment),
       active: environment.id === activeId,
     };
   });

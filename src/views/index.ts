@@ -5,6 +5,7 @@ import type { LicenceKeyInfo, TenantApi } from '../api/types';
 import type { Event } from '../common/event';
 import { silentLogger, type Logger } from '../common/logger';
 import { onSettingsChange } from '../settings/editorSettings';
+import type { EnvironmentScope } from '../settings/environmentScope';
 import { ActiveTenantStore } from '../api/activeTenant';
 import { QuotaStatusBar } from './quotaStatusBar';
 import { ResponseDocuments } from './responseDocuments';
@@ -13,6 +14,7 @@ import { TenantTreeProvider } from './tenantTree';
 import type { TreeNode } from './tenantTreeModel';
 import { trackWalkthroughProgress } from './walkthroughProgress';
 import { EDITOR_COMMAND } from '../common/commandIds';
+import type { CatalogueSet } from '../catalog/catalogues';
 
 export interface ViewsDeps {
   auth: SessionState;
@@ -25,6 +27,8 @@ export interface ViewsDeps {
    * licence problems, and the first key set completes the walkthrough's licence step.
    */
   licenceKeys?: { onDidChange: Event<{ module: string }>; get(module: string): Promise<LicenceKeyInfo | undefined> };
+  /** The catalogues, whose operations the tree lists. */
+  catalogues?: CatalogueSet;
   /** Parts that outlive an environment (created once by the composition root): the view and the response tabs. */
   shared?: { tenantsView: SwitchableTreeView<TreeNode>; responses: ResponseDocuments };
 }
@@ -45,15 +49,15 @@ export const TENANTS_VIEW_ID = 'tenantApi.tenants';
  * The Tenants view, the quota status bar item and the response tabs. Cheap: nothing is listed or
  * called until the view is shown or a command runs.
  */
-export function registerViews(context: vscode.ExtensionContext, deps: ViewsDeps): Views {
+export function registerViews(scope: EnvironmentScope, deps: ViewsDeps): Views {
   const logger = deps.logger ?? silentLogger;
-  const activeTenant = new ActiveTenantStore(context.globalState);
-  const tree = new TenantTreeProvider(deps.auth, deps.api, deps.tenants, activeTenant, logger, deps.licenceKeys);
+  const activeTenant = new ActiveTenantStore(scope.globalState);
+  const tree = new TenantTreeProvider(deps.auth, deps.api, deps.tenants, activeTenant, logger, deps.licenceKeys, deps.catalogues);
   const tenantsView = deps.shared?.tenantsView ?? new SwitchableTreeView<TreeNode>(TENANTS_VIEW_ID, { showCollapseAll: true });
   const treeView = tenantsView.view;
   const statusBar = new QuotaStatusBar(deps.api.quota, activeTenant, deps.tenants);
   const responses = deps.shared?.responses ?? new ResponseDocuments();
-  context.subscriptions.push(tenantsView.attach(tree), ...(deps.shared ? [] : [tenantsView, responses]));
+  scope.subscriptions.push(tenantsView.attach(tree), ...(deps.shared ? [] : [tenantsView, responses]));
 
   let signedIn = false;
   const showActiveTenant = () => {
@@ -78,7 +82,7 @@ export function registerViews(context: vscode.ExtensionContext, deps: ViewsDeps)
   };
   void syncSignedIn();
 
-  context.subscriptions.push(
+  scope.subscriptions.push(
     tree,
     statusBar,
     activeTenant,
@@ -92,7 +96,7 @@ export function registerViews(context: vscode.ExtensionContext, deps: ViewsDeps)
     deps.licenceKeys?.onDidChange(() => {
       tree.clearProblems();
     }) ?? { dispose() {} },
-    deps.licenceKeys ? trackWalkthroughProgress({ extensionId: context.extension.id, auth: deps.auth, licenceKeys: deps.licenceKeys, logger }) : { dispose() {} },
+    deps.licenceKeys ? trackWalkthroughProgress({ extensionId: scope.extensionId, auth: deps.auth, licenceKeys: deps.licenceKeys, logger }) : { dispose() {} },
     onSettingsChange((affects) => {
       if (affects('baseUrl') || affects('allowedHosts') || affects('environments')) deps.tenants.refresh();
       else if (affects('endpoints')) tree.redraw();

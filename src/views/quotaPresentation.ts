@@ -76,17 +76,27 @@ export function presentQuota(reading: QuotaReading | undefined, options: Present
   const used = formatCount(reading.used, locale);
   const limit = formatCount(reading.limit, locale);
   // The quota is the organization's, whichever of its licence keys the last call carried: no key is named.
-  const tooltip = [l10n.t('**Organization:** {0} (one weekly quota for all its licence keys)', reading.organization)];
-  tooltip.push(
+  const tooltip = [l10n.t('**Organization:** {0} (one weekly quota for all its licence keys)', reading.organization), ...quotaLines(reading, options)];
+  tooltip.push(l10n.t('Click to open the usage panel: the week of every organization and the rate limit.'));
+  return { text: `${ICON} ${used}/${limit}`, tooltip, severity, percent };
+}
+
+/** A reading's lines (Markdown): the week's usage, when it was seen, the forecast, a stop. */
+export function quotaLines(reading: QuotaReading, options: PresentOptions): string[] {
+  const locale = options.locale ?? 'en';
+  const percent = usagePercent(reading);
+  const used = formatCount(reading.used, locale);
+  const limit = formatCount(reading.limit, locale);
+  const lines: string[] = [];
+  lines.push(
     percent === undefined
       ? l10n.t('**Used this week:** {0} of {1}', used, limit)
       : l10n.t('**Used this week:** {0} of {1} ({2} %)', used, limit, formatPercent(percent, locale)),
   );
-  tooltip.push(l10n.t('**Seen:** {0}', formatSeen(reading.seenAt, options.now, locale)));
-  if (options.forecast) tooltip.push(...forecastLines(options.forecast, { now: options.now, locale, invalidResetSetting: options.invalidResetSetting }));
-  if (options.blocked) tooltip.push(l10n.t('Calls for this organization are stopped until you resume them.'));
-  tooltip.push(l10n.t('Click to see the usage of every organization.'));
-  return { text: `${ICON} ${used}/${limit}`, tooltip, severity, percent };
+  lines.push(l10n.t('**Seen:** {0}', formatSeen(reading.seenAt, options.now, locale)));
+  if (options.forecast) lines.push(...forecastLines(options.forecast, { now: options.now, locale, invalidResetSetting: options.invalidResetSetting }));
+  if (options.blocked) lines.push(l10n.t('Calls for this organization are stopped until you resume them.'));
+  return lines;
 }
 
 export function formatSeen(seenAt: number, now: number, locale = 'en'): string {

@@ -41,7 +41,8 @@ export class QuotaStatusBar implements vscode.Disposable {
   ) {
     this.item = vscode.window.createStatusBarItem(QUOTA_ITEM_ID, vscode.StatusBarAlignment.Right, 100);
     this.item.name = vscode.l10n.t('Tenant API Usage');
-    this.item.command = COMMAND.showQuota;
+    // The usage panel; Show API Usage per Organization stays in the palette and on the panel.
+    this.item.command = COMMAND.showUsage;
     this.disposables.push(
       this.item,
       quota.onDidChange((event) => {

@@ -5,6 +5,7 @@ import { wholeResponses } from './wholeResponses';
 import { KEPT_RESPONSES, RecentlyKept } from './recentlyKept';
 import { tabTitle } from './responsePresentation';
 import { cachedAnswerLine } from './watchPresentation';
+import { longestList } from './bodyList';
 import { COMMAND } from '../common/commandIds';
 
 export const RESPONSE_SCHEME = 'tenant-api-response';
@@ -56,6 +57,16 @@ export interface TabAction {
   command: string;
 }
 
+/** A response's body as "Open as Table" reads it, and the tab's title. */
+export interface KeptBody {
+  json?: unknown;
+  bodyText: string;
+  title: string;
+}
+
+/** How many responses keep their body for "Open as Table": the newest tabs (bodies are the largest things kept). */
+const KEPT_BODIES = 5;
+
 interface Kept {
   text: string;
   languageId: string;
@@ -71,6 +82,7 @@ interface Kept {
  */
 export class ResponseDocuments implements vscode.TextDocumentContentProvider, vscode.DocumentLinkProvider, vscode.CodeLensProvider, vscode.Disposable {
   private readonly kept = new RecentlyKept<Kept>(KEPT_RESPONSES);
+  private readonly bodies = new RecentlyKept<KeptBody & { rows?: number }>(KEPT_BODIES);
   /** The tab of each key. */
   private readonly byKey = new Map<string, vscode.Uri>();
   /** A tab renamed (its status changed): the old one closes once the new one shows, so their group never empties. */
@@ -109,9 +121,21 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
   }
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
-    return (this.kept.get(document.uri.toString())?.actions ?? []).map(
+    const actions = this.kept.get(document.uri.toString())?.actions ?? [];
+    const rows = this.bodies.get(document.uri.toString())?.rows;
+    const table: TabAction[] =
+      rows === undefined
+        ? []
+        : [{ title: `$(table) ${vscode.l10n.t('Open as Table ({0} rows)', rows.toLocaleString(vscode.env.language))}`, tooltip: vscode.l10n.t('Shows the list of the answer as a table: sort, filter, choose columns, copy as CSV or TSV'), command: COMMAND.openAsTable }];
+    return [...table, ...actions].map(
       (action) => new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), { title: action.title, tooltip: action.tooltip, command: action.command, arguments: [document.uri] }),
     );
+  }
+
+  /** The body of a response tab for "Open as Table", while it is kept (the newest KEPT_BODIES tabs). */
+  tableBody(uri: vscode.Uri): KeptBody | undefined {
+    const kept = this.bodies.get(uri.toString());
+    return kept && { json: kept.json, bodyText: kept.bodyText, title: kept.title };
   }
 
   /** The request a response tab shows, when it came from a request file. */
@@ -145,6 +169,10 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
     const uri = await this.tabFor(options.tabKey, this.titled(options.title), revealing);
     const refresh: TabAction[] =
       response.cachedAt === undefined ? [] : [{ title: `$(refresh) ${vscode.l10n.t('Refresh (send now)')}`, tooltip: vscode.l10n.t('Sends the request for real and keeps the new answer'), command: COMMAND.refreshResponse }];
+    // The tab's list, when its body holds one, is offered as a table (the CodeLens counts its rows).
+    const list = longestList(response.json);
+    // The text only when it was not parsed (the table tries it as JSON): a parsed body is kept once.
+    this.bodies.set(uri.toString(), { json: response.json, bodyText: response.json === undefined ? response.bodyText : '', title: this.titled(options.title), rows: list?.items.length });
     this.remember(uri, { text: formatted.text, languageId: formatted.languageId, origin: options.origin, actions: [...refresh, ...(options.actions ?? [])] });
     wholeResponses.remember(uri, formatted.preview);
     return { uri, formatMs, prettyPrinted: formatted.prettyPrinted };
@@ -226,6 +254,7 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
     this.changes.dispose();
     this.lensChanges.dispose();
     this.kept.clear();
+    this.bodies.clear();
     this.byKey.clear();
     this.replacing.clear();
   }

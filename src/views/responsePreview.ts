@@ -14,6 +14,7 @@ import {
   type ResponseFormatOptions,
   type ResponseLike,
 } from './responseFormat';
+import { longestList } from './bodyList';
 
 /** Bodies larger than this show a preview (the ones too large to be fully pretty-printed). */
 export const PREVIEW_ABOVE_BYTES = DEFAULT_PRETTY_PRINT_LIMIT_BYTES;
@@ -67,17 +68,6 @@ export function formatResponseTab(response: ResponseLike, options: ResponseForma
     ...formatted,
     preview: { shownItems: items, totalItems: total, listKey: list.key, noticeLines, whole: () => formatResponse(response, options) },
   };
-}
-
-/** The body's list: the body itself when it is an array, else its longest array property. */
-function longestList(json: unknown): { key: string; items: unknown[] } | undefined {
-  if (Array.isArray(json)) return { key: '', items: json };
-  if (json === null || typeof json !== 'object') return undefined;
-  let found: { key: string; items: unknown[] } | undefined;
-  for (const [key, value] of Object.entries(json)) {
-    if (Array.isArray(value) && value.length > (found?.items.length ?? 0)) found = { key, items: value };
-  }
-  return found;
 }
 
 /** The first `count` items, each pretty-printed, then the comment that more follow (valid JSONC). */

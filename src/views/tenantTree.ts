@@ -20,6 +20,8 @@ import {
   type TreeNode,
 } from './tenantTreeModel';
 import { COMMAND } from '../common/commandIds';
+import type { CatalogueSet } from '../catalog/catalogues';
+import { catalogueChildren, catalogueNodes, groupChildren } from './catalogueTreeModel';
 
 /** What the in-editor tests read: the tree as the user sees it. */
 export interface TreeSnapshotItem {
@@ -51,13 +53,19 @@ export class TenantTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     private readonly logger: Logger,
     /** The public part of each module's licence key: its organization is what a base-URL resource reads. */
     private readonly licenceKeys?: { get(module: string): Promise<LicenceKeyInfo | undefined> },
+    /** The catalogues: their operations under the tenants (cluster) and the key group (base URL). */
+    private readonly catalogues?: CatalogueSet,
   ) {
     this.subscription = tenants.onDidChange((change) => {
       if (change.kind === 'listings') this.changes.fire();
     });
+    this.catalogueSubscription = catalogues?.onDidChange(() => this.changes.fire());
   }
 
+  private readonly catalogueSubscription?: { dispose(): void };
+
   dispose(): void {
+    this.catalogueSubscription?.dispose();
     this.subscription.dispose();
     this.changes.dispose();
   }
@@ -111,16 +119,26 @@ export class TenantTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
       case 'account': {
         if (node.active && !this.tenants.listing(node.account.id)) void this.tenants.load(node.account.id);
         return accountChildren(node, this.tenants.listing(node.account.id), this.activeTenant.get()?.id, {
-          keyResources: this.resources().notTenantScoped.length > 0,
+          keyResources: this.resources().notTenantScoped.length > 0 || this.cataloguesOf('base').length > 0,
         });
       }
       case 'tenant':
-        return tenantChildren(node, this.resources().tenantScoped, this.problems);
+        return [...tenantChildren(node, this.resources().tenantScoped, this.problems), ...(node.tenant.usable ? catalogueNodes(node.id, this.cataloguesOf('cluster'), 'cluster', node.tenant) : [])];
       case 'keyGroup':
-        return this.keyGroupChildren(node);
+        return [...(await this.keyGroupChildren(node)), ...catalogueNodes(node.id, this.cataloguesOf('base'), 'base')];
+      case 'catalogue':
+        // Expanding a catalogue is what first reads it: the tree redraws when it is read.
+        void this.catalogues?.ready();
+        return catalogueChildren(node);
+      case 'operationGroup':
+        return groupChildren(node);
       default:
         return [];
     }
+  }
+
+  private cataloguesOf(host: 'base' | 'cluster'): ReturnType<CatalogueSet['list']> {
+    return (this.catalogues?.list() ?? []).filter((catalogue) => catalogue.entry.host === host);
   }
 
   /** The known resources by what selects their data. The tenant listing is what this tree is built from, not a resource. */

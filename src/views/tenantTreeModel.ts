@@ -11,6 +11,9 @@ import type { EndpointDefinition, RouteRule, TenantRecord } from '../api/types';
 import { selectorLine, selectorName, type DataSelector } from './responsePresentation';
 import { COMMAND, EDITOR_COMMAND, INTERNAL_COMMAND } from '../common/commandIds';
 import { treeCommandOf } from '../api/errorActions';
+import { presentCatalogueNode, type CatalogueNode, type OperationGroupNode, type OperationNode } from './catalogueTreeModel';
+
+export type { CatalogueNode, OperationGroupNode, OperationNode };
 
 export interface NodeAction {
   command: string;
@@ -67,7 +70,7 @@ export interface MessageNode {
   action?: NodeAction;
 }
 
-export type TreeNode = AccountNode | TenantNode | KeyGroupNode | ResourceNode | MessageNode;
+export type TreeNode = AccountNode | TenantNode | KeyGroupNode | ResourceNode | MessageNode | CatalogueNode | OperationGroupNode | OperationNode;
 
 /** What the tenant directory knows of an account's tenants (src/api/tenantDirectory.ts). */
 export type TenantsState = TenantListing;
@@ -287,6 +290,10 @@ export function present(node: TreeNode): NodePresentation {
       };
     case 'resource':
       return presentResource(node);
+    case 'catalogue':
+    case 'operationGroup':
+    case 'operation':
+      return presentCatalogueNode(node);
     case 'message':
       return {
         label: node.message,

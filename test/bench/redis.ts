@@ -1,6 +1,6 @@
 // npm run bench:redis [-- --calls 200 --scale 0.2 --margin 1 --overhead-calls 1000]
 //
-// Many runners, one connected app, one Redis (issue 24): three processes (test/bench/redisProcess.ts),
+// Many runners, one connected app, one Redis: three processes (test/bench/redisProcess.ts),
 // each the real ApiClient taking its slots from the Redis ledger, against the time-scaled sandbox,
 // `calls` calls each at the same moment. Rows: the three together (twice), and the three with Redis
 // killed (SIGKILL) in mid-burst (they go on at their local share). Then the Redis ledger's cost per

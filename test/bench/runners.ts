@@ -1,6 +1,6 @@
 // npm run bench:runners [-- --runner-calls 20 --window-calls 40]
 //
-// The runner beside an editor (issue 22): one editor-like window process (windowProcess.ts: the real
+// The runner beside an editor: one editor-like window process (windowProcess.ts: the real
 // client and the real coordination) and three `tenant-api` processes (dist/cli.js, built first), all
 // of one application, against the sandbox in real time (the runner has no time scale), through the
 // shared ledger in a private runtime directory. The window sends its calls at once; each runner sends
@@ -10,11 +10,12 @@
 // request handed to the client, sign-in excluded (the runner's JSON report), and to its first request on
 // the wire for the runner alone (beside the burst, a runner's first request waits its turn in the queue).
 // Writes test/bench/results/runners.json.
-import { fork, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { fork, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { option } from './options';
+import { runRunnerJson } from './runnerProcess';
 import { SandboxProcess } from './sandboxClient';
 import type { WindowOptions } from './windowProcess';
 
@@ -50,16 +51,7 @@ function startWindow(options: WindowOptions): Promise<{ go(): void; done: Promis
 }
 
 function runRunner(workspace: string, name: string, env: Record<string, string>): Promise<RunnerReport> {
-  const report = join(workspace, `${name}.json`);
-  const child = spawn(process.execPath, [join(REPO, 'dist', 'cli.js'), 'run', `${name}.http`, '--env', 'Sandbox', '--quiet', '--reporter', `json=${report}`], {
-    cwd: workspace,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  return new Promise((resolveRun, reject) => {
-    child.on('error', reject);
-    child.on('close', () => resolveRun(JSON.parse(readFileSync(report, 'utf8')) as RunnerReport));
-  });
+  return runRunnerJson<RunnerReport>(workspace, [`${name}.http`], env);
 }
 
 function row(name: string, calls: Array<{ status: number }>, reports: RunnerReport[], wallMs: number | undefined) {

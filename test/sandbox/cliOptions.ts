@@ -19,6 +19,9 @@ export const CLI_HELP = `Options:
   --dev-redirect-prefix <p>   accept any redirect URI starting with p (development only, repeatable)
   --client-id <id>            public client id (default tenant-api-workbench)
   --auth-port <n> --api-port <n> --cluster-ports <n,n>   ports (0 = free port)
+  --tls                       serve HTTPS with a certificate authority made at start (--json names its caFile)
+  --client-certificates       with --tls: every server asks for a client certificate (mutual TLS); one is made
+  --host-name <name>          the host name in the sandbox's URLs (default 127.0.0.1; it still binds 127.0.0.1)
   --help`;
 
 export function parseCliOptions(argv: string[], defaults: SandboxOptions): CliOptions {
@@ -48,6 +51,9 @@ export function parseCliOptions(argv: string[], defaults: SandboxOptions): CliOp
       case '--client-id': sandbox.clientId = String(value()); break;
       case '--auth-port': sandbox.authPort = number(flag, value()); break;
       case '--api-port': sandbox.apiPort = number(flag, value()); break;
+      case '--tls': sandbox.tls = typeof sandbox.tls === 'object' ? sandbox.tls : true; break;
+      case '--client-certificates': sandbox.tls = { clientCertificates: true }; break;
+      case '--host-name': sandbox.hostName = String(value()); break;
       case '--cluster-ports': sandbox.clusterPorts = String(value()).split(',').map((p) => number(flag, p)); break;
       default: throw new Error(`Unknown option ${arg}\n${CLI_HELP}`);
     }

@@ -14,6 +14,7 @@ import {
   PASSWORD_CLIENT, PUBLIC_REDIRECT_URIS, TENANTS, USERS,
 } from './seed';
 import { listenLoopback, type LoopbackServer } from './server';
+import { sandboxSecurity } from './tls/sandboxTls';
 import type { Fault, RecordedRefresh, RecordedRequest, Sandbox, SandboxOptions, SandboxUser } from './types';
 
 export type { Fault, RecordedRequest, Sandbox, SandboxOptions } from './types';
@@ -47,14 +48,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
 
   const servers: LoopbackServer[] = [];
+  const security = await sandboxSecurity(options);
   try {
-    const auth = await listenLoopback(opts.authPort, () => undefined);
+    const auth = await listenLoopback(opts.authPort, () => undefined, security.address);
     servers.push(auth);
-    const api = await listenLoopback(opts.apiPort, fallbackHeader);
+    const api = await listenLoopback(opts.apiPort, fallbackHeader, security.address);
     servers.push(api);
     const clusters: LoopbackServer[] = [];
     for (const port of opts.clusterPorts) {
-      const cluster = await listenLoopback(port, fallbackHeader);
+      const cluster = await listenLoopback(port, fallbackHeader, security.address);
       servers.push(cluster);
       clusters.push(cluster);
     }
@@ -64,7 +66,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       clusterAddress: clusters[t.cluster % clusters.length].url, organizationId: t.organizationId,
       cluster: t.cluster % clusters.length, ditte: t.ditte,
     }));
-    const users: SandboxUser[] = USERS.map((u) => ({ ...u, role: [...u.role], tenantIds: [...u.tenantIds] }));
+    const more = (username: string) => (options.moreTenants?.[username] ?? []).flatMap((code) => TENANTS.filter((t) => t.codiceAmbienteDati === code).map((t) => t.id));
+    const users: SandboxUser[] = USERS.map((u) => ({ ...u, role: [...u.role], tenantIds: [...new Set([...u.tenantIds, ...more(u.username)])] }));
     const licenceKeys = LICENCE_KEYS.map((k) => ({ key: k.key, module: k.module, organizationId: k.organizationId }));
 
     const key = generateSigningKey();
@@ -134,6 +137,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       modules: MODULES.map((m) => ({ id: m.id, pathPrefixes: [...m.pathPrefixes] })),
       requests,
       refreshes,
+      ...(security.files ? { tls: security.files } : {}),
       endpoints: {
         authorization: at(ROUTES.authorization),
         token: at(ROUTES.token),
@@ -184,11 +188,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         if (closed) return;
         closed = true;
         await Promise.all(servers.map((s) => s.close()));
+        security.remove();
       },
     };
     return sandbox;
   } catch (err) {
     await Promise.all(servers.map((s) => s.close()));
+    security.remove();
     throw err;
   }
 }

@@ -1,6 +1,7 @@
 // Loopback HTTP servers that never crash on bad input: malformed requests and oversized headers
 // get a JSON error from Node's parser stage, and handler failures become a 500 with a JSON body.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createSecureServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => unknown;
@@ -13,10 +14,17 @@ export interface LoopbackServer {
   close(): Promise<void>;
 }
 
+/** How a server is reached: HTTPS with this certificate (and, with `clientCa`, only by clients it signed), and the host name in its URL. */
+export interface ServerAddress {
+  tls?: { cert: string; key: string; clientCa?: string };
+  /** The name in the server's URL (default 127.0.0.1); the server binds 127.0.0.1 whatever it is. */
+  hostName?: string;
+}
+
 /** Node's default limit of all request headers together (16 KiB); bigger headers get 431. */
 export const MAX_HEADER_BYTES = 16 * 1024;
 
-export async function listenLoopback(port: number, limitHeader: () => string | undefined): Promise<LoopbackServer> {
+export async function listenLoopback(port: number, limitHeader: () => string | undefined, address: ServerAddress = {}): Promise<LoopbackServer> {
   let handler: Handler = (_req, res) => {
     res.statusCode = 503;
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
@@ -24,7 +32,7 @@ export async function listenLoopback(port: number, limitHeader: () => string | u
     res.end(JSON.stringify({ error: 'starting', message: 'The sandbox is still starting; try again in a moment.' }));
   };
   const sockets = new Set<Socket>();
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
     Promise.resolve()
       .then(() => handler(req, res))
       .catch((err: unknown) => {
@@ -39,8 +47,12 @@ export async function listenLoopback(port: number, limitHeader: () => string | u
         if (header) res.setHeader('Service-Limit-Info', header);
         res.end(body);
       });
-  });
-  server.on('connection', (socket) => {
+  };
+  const { tls } = address;
+  const server: Server = tls
+    ? createSecureServer({ maxHeaderSize: MAX_HEADER_BYTES, cert: tls.cert, key: tls.key, ...(tls.clientCa ? { requestCert: true, rejectUnauthorized: true, ca: tls.clientCa } : {}) }, listener)
+    : createServer({ maxHeaderSize: MAX_HEADER_BYTES }, listener);
+  server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
@@ -76,7 +88,7 @@ export async function listenLoopback(port: number, limitHeader: () => string | u
   return {
     server,
     port: actual,
-    url: `http://127.0.0.1:${actual}`,
+    url: `${tls ? 'https' : 'http'}://${address.hostName ?? '127.0.0.1'}:${actual}`,
     setHandler(h) {
       handler = h;
     },

@@ -1,5 +1,6 @@
 // What `npm run sandbox` and `npm start` print: the editor settings that point the extension at a
 // running sandbox, and its users, clients and licence keys.
+import { OPENAPI_DOCUMENTS } from './api/openapi';
 import { SUMMARY_PATH } from './api/resourceApi';
 import { LICENCE_KEYS } from './seed';
 import type { Sandbox } from './types';
@@ -9,11 +10,13 @@ export function editorSettings(sandbox: Sandbox): Record<string, unknown> {
     'tenantApi.authUrl': sandbox.authUrl,
     'tenantApi.baseUrl': sandbox.baseUrl,
     'tenantApi.clientId': sandbox.clients.public.clientId,
-    // The cluster hosts share the base URL's host name (127.0.0.1) on other ports.
-    'tenantApi.allowedHosts': ['127.0.0.1'],
+    // The cluster hosts share the base URL's host name (127.0.0.1 unless started with a host name) on other ports.
+    'tenantApi.allowedHosts': [new URL(sandbox.baseUrl).hostname],
     // The sandbox's static resource (an aggregated summary per tenant): listed under each tenant, its answer cached 5 minutes.
     'tenantApi.routes': [{ prefix: SUMMARY_PATH, host: 'cluster', module: 'efat', cacheSeconds: 300 }],
     'tenantApi.endpoints': [{ label: 'Riepilogo', path: SUMMARY_PATH }],
+    // The sandbox's own OpenAPI descriptions: its operations in the Tenants view, completion, `?? schema`.
+    'tenantApi.catalogues': OPENAPI_DOCUMENTS.map(({ file, host, module }) => ({ source: `${sandbox.baseUrl}/openapi/${file}`, host, ...(module ? { module } : {}) })),
   };
 }
 
@@ -35,6 +38,8 @@ export function summaryJson(sandbox: Sandbox): Record<string, unknown> {
     licenceKeys: keysByModule,
     settings: editorSettings(sandbox),
     options: sandbox.options,
+    // With --tls: the certificate authority to trust (NODE_EXTRA_CA_CERTS or tenant-api --ca-file), and with --client-certificates the client's files.
+    ...(sandbox.tls ? { caFile: sandbox.tls.caFile, ...(sandbox.tls.client ? { clientCertificate: sandbox.tls.client } : {}) } : {}),
   };
 }
 
@@ -45,6 +50,11 @@ export function summaryText(sandbox: Sandbox, settingsTitle = 'VS Code settings 
   lines.push(`  authorization server  ${sandbox.authUrl}   (discovery: ${sandbox.endpoints.discovery})`);
   lines.push(`  base URL              ${sandbox.baseUrl}`);
   sandbox.clusterUrls.forEach((url, i) => lines.push(`  cluster ${i}             ${url}`));
+  if (sandbox.tls) {
+    lines.push('', `HTTPS: trust the certificate authority in ${sandbox.tls.caFile} (NODE_EXTRA_CA_CERTS=${sandbox.tls.caFile}, or tenant-api --ca-file).`);
+    const client = sandbox.tls.client;
+    if (client) lines.push(`  Every server asks for a client certificate: ${client.certFile}, key ${client.keyFile} (passphrase ${client.keyPassphrase}).`);
+  }
   lines.push('', settingsTitle, '');
   lines.push(JSON.stringify(editorSettings(sandbox), null, 2).replace(/^/gm, '  '));
   lines.push('', 'Users (sign in with these):');
@@ -67,12 +77,16 @@ export function summaryText(sandbox: Sandbox, settingsTitle = 'VS Code settings 
 /** What `npm start`'s summary calls the settings it has put in the editor it opens (editorSettings). */
 export const SETTINGS_TITLE = 'The editor opens with these settings (its settings.json):';
 
-/** What a newcomer does in the editor: the extension calls a resource only once its module's licence key is set. */
+/**
+ * What a newcomer does in the editor: the README's "Your first request", with the sandbox's users and
+ * keys. The extension calls a resource only once its module's licence key is set.
+ */
 export const NEXT_STEPS = [
-  'In the editor: 1. Tenant API: Sign In, as one of the users above.',
-  '               2. Tenant API: Set Licence Key, once per module, with a key above of the organization of',
-  '                  your tenant (core serves /api/..., efat serves /efat/...); until then the extension does',
-  '                  not call those resources: it says the key is missing and offers Set Licence Key.',
-  '               3. Open a resource in the Tenants view, run Tenant API: Send Request, or press',
-  '                  "Send (Tenant API)" above a request of example.http (open in the editor).',
+  'In the editor, your first request (as in the README):',
+  '  1. Sign in: Tenant API: Sign In, as one of the users above (mario.rossi has tenants of two organizations).',
+  '  2. Set a licence key: Tenant API: Set Licence Key, once per module (core serves /api/..., efat serves',
+  '     /efat/...), with a key above of your tenant\'s organization; then tick the tenants it covers. Until',
+  '     then the extension does not call those resources: it says the key is missing and offers Set Licence Key.',
+  '  3. Send: open the Tenant API view and click a resource of a tenant, or run Tenant API: Send Request and',
+  '     type GET /efat/api/v1/ditte, or press "Send (Tenant API)" above a request of example.http (open in the editor).',
 ].join('\n');

@@ -32,8 +32,30 @@ export interface SandboxOptions {
    * be seen tripping with a larger perSecond or a smaller perMinute (tests do that).
    */
   rateLimits?: { perSecond?: number; perMinute?: number };
+  /** More tenants (by code) for a user than the seed gives (the matrix bench gives mario.rossi all four). */
+  moreTenants?: Record<string, string[]>;
   /** Write oidc-provider's server errors to stderr (default false). */
   logErrors?: boolean;
+  /**
+   * Serve HTTPS with a certificate from a certificate authority made at start (its PEM file is `tls.caFile`).
+   * `clientCertificates`: every server also asks for a client certificate signed by that authority (mutual
+   * TLS); the sandbox makes one (`tls.client`).
+   */
+  tls?: boolean | { clientCertificates?: boolean };
+  /**
+   * The host name in every URL the sandbox hands out (default 127.0.0.1): a name only a proxy resolves
+   * puts the sandbox behind that proxy. The servers bind 127.0.0.1 whatever it is.
+   */
+  hostName?: string;
+}
+
+/** The files of a sandbox started with `tls` (in a folder removed by close()). */
+export interface SandboxTls {
+  /** The certificate authority to trust (PEM). */
+  caFile: string;
+  ca: string;
+  /** With `clientCertificates`: a client certificate and its key, encrypted with `keyPassphrase`. */
+  client?: { certFile: string; keyFile: string; keyPassphrase: string };
 }
 
 /** A seeded user, as test/sandbox/seed.ts defines it (with the password, for tests and robots). */
@@ -95,6 +117,8 @@ export interface Sandbox {
   organizations: Array<{ id: string; name: string; weeklyLimit: number }>;
   licenceKeys: Array<{ key: string; module: string; organizationId: string }>;
   modules: Array<{ id: string; pathPrefixes: string[] }>;
+  /** Set when started with `tls`. */
+  tls?: SandboxTls;
   /** Every resource-API request, in order. */
   requests: RecordedRequest[];
   /** Every refresh_token grant at the token endpoint, in order. */
@@ -131,6 +155,6 @@ export interface Sandbox {
    */
   signAccessToken(claims?: Record<string, unknown>, username?: string): string;
   /** The effective options. */
-  options: Required<Omit<SandboxOptions, 'logErrors' | 'rateLimits'>> & { rateLimits: { perSecond: number; perMinute: number } };
+  options: Required<Omit<SandboxOptions, 'logErrors' | 'rateLimits' | 'moreTenants' | 'tls' | 'hostName'>> & { rateLimits: { perSecond: number; perMinute: number } };
   close(): Promise<void>;
 }

@@ -12,7 +12,9 @@ import { TokenClient, type Fetch } from '../tokenClient';
 import type { AccountInfo, AuthenticationApi, SignInOptions } from '../types';
 import { readAuthConfiguration as readConfiguration } from '../../settings/authSettings';
 import type { EnvironmentSettings } from '../../settings/environments';
+import type { EnvironmentScope } from '../../settings/environmentScope';
 import { onSettingsChange } from '../../settings/editorSettings';
+import { editorFetch } from '../../settings/networkSettings';
 import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, TenantApiAuthenticationProvider } from './authenticationProvider';
 import { CALLBACK_PATH, SignInController } from './signInController';
 
@@ -51,10 +53,10 @@ export interface Authentication extends AuthenticationApi {
  * Registers the `tenant-api` authentication provider and the URI handler, and returns the
  * access-token source and session state the rest of the extension uses.
  */
-export function registerAuthentication(context: vscode.ExtensionContext, dependencies: AuthenticationDependencies): Authentication {
+export function registerAuthentication(scope: EnvironmentScope, dependencies: AuthenticationDependencies): Authentication {
   const logger = redactingLogger(dependencies.log);
   const clock = dependencies.clock ?? systemClock;
-  const store = new SessionStore(context.secrets, logger);
+  const store = new SessionStore(scope.secrets, logger);
   const readAuthConfiguration = () => readConfiguration(dependencies.environment?.());
   const pending = new PendingAttempts(logger);
   const tokenClient = tokenClientFactory(store, logger, dependencies.fetch, readAuthConfiguration);
@@ -73,7 +75,7 @@ export function registerAuthentication(context: vscode.ExtensionContext, depende
     peers: dependencies.peers,
   });
   const controller = new SignInController({
-    extensionId: context.extension.id,
+    extensionId: scope.extensionId,
     sessions,
     pending,
     tokenClient,
@@ -84,7 +86,7 @@ export function registerAuthentication(context: vscode.ExtensionContext, depende
   const provider = new TenantApiAuthenticationProvider(sessions, (options, scopes) => controller.signIn(options, scopes));
   const handleUri = uriHandler(pending, logger);
 
-  context.subscriptions.push(
+  scope.subscriptions.push(
     vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, provider, { supportsMultipleAccounts: true }),
     vscode.window.registerUriHandler({ handleUri }),
     provider,
@@ -95,13 +97,13 @@ export function registerAuthentication(context: vscode.ExtensionContext, depende
   );
 
   // The account the user picked for API calls (an id, not a secret) survives a reload.
-  const savedActive = context.globalState.get<string>(ACTIVE_ACCOUNT_KEY);
+  const savedActive = scope.globalState.get<string>(ACTIVE_ACCOUNT_KEY);
   if (savedActive) sessions.setActiveAccount(savedActive);
   // Start reading the stored sessions now, so that activeAccount() is known soon after activation.
   void sessions.getAccounts();
 
-  const parts = { sessions, store, pending, controller, provider, logger, secrets: context.secrets, handleUri };
-  return { ...parts, ...authenticationApi(context, sessions, controller) };
+  const parts = { sessions, store, pending, controller, provider, logger, secrets: scope.secrets, handleUri };
+  return { ...parts, ...authenticationApi(scope.globalState, sessions, controller) };
 }
 
 /** One TokenClient per authorization server and client id: a new one when either setting changes. */
@@ -121,7 +123,7 @@ function tokenClientFactory(
         value: new TokenClient({
           authUrl: config.authUrl,
           clientId: config.clientId,
-          fetch: fetchImpl ?? ((input, init) => fetch(input, init)),
+          fetch: fetchImpl ?? editorFetch,
           logger,
           getClientSecret: () => store.getClientSecret(),
         }),
@@ -144,7 +146,7 @@ function uriHandler(pending: PendingAttempts, logger: Logger): (uri: vscode.Uri)
 }
 
 /** What the rest of the extension uses: tokens, session state, sign-in and sign-out. */
-function authenticationApi(context: vscode.ExtensionContext, sessions: SessionManager, controller: SignInController): AuthenticationApi {
+function authenticationApi(globalState: vscode.Memento, sessions: SessionManager, controller: SignInController): AuthenticationApi {
   const signIn = async (options: SignInOptions = {}): Promise<AccountInfo | undefined> => {
     const session: StoredSession = await controller.signIn(options);
     return session.account;
@@ -156,7 +158,7 @@ function authenticationApi(context: vscode.ExtensionContext, sessions: SessionMa
     activeAccount: () => sessions.activeAccount(),
     setActiveAccount: (accountId) => {
       sessions.setActiveAccount(accountId);
-      void context.globalState.update(ACTIVE_ACCOUNT_KEY, accountId);
+      void globalState.update(ACTIVE_ACCOUNT_KEY, accountId);
     },
     signIn,
     signOut: async (accountId) => {

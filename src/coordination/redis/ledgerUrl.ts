@@ -7,6 +7,8 @@ export interface LedgerEndpoint {
   password?: string;
   /** The URL without user name or password, for messages and logs. */
   display: string;
+  /** rediss:// only: the certificate authorities to trust (default: Node's, with NODE_EXTRA_CA_CERTS). */
+  tls?: { ca?: string[]; rejectUnauthorized: true };
 }
 
 /** The environment variables the command line and the editor read (a password is never a setting). */

@@ -17,6 +17,7 @@ export interface ConnectionTimes {
 export function openConnection(endpoint: LedgerEndpoint, times: ConnectionTimes): Redis {
   const client = new Redis(endpoint.url, {
     ...(endpoint.password ? { password: endpoint.password } : {}),
+    ...(endpoint.tls && endpoint.url.startsWith('rediss:') ? { tls: endpoint.tls } : {}),
     lazyConnect: true,
     enableOfflineQueue: false,
     autoResendUnfulfilledCommands: false,

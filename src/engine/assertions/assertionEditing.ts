@@ -26,7 +26,7 @@ export function assertionSpot(before: string): { kind: AssertionSpotKind; prefix
   const typing = /\S$/.test(rest) ? words.pop()!.text : '';
   if (words.length === 0) return { kind: 'assertionSubject', prefix: typing };
   const subject = findSubject(words[0].text);
-  if (!subject || operatorAt(words, 1)) return { kind: 'none', prefix: '' };
+  if (!subject || subject.verdict || operatorAt(words, 1)) return { kind: 'none', prefix: '' };
   if (subject.argument === 'required' && words.length === 1) {
     return { kind: subject.name === 'header' ? 'assertionHeaderName' : 'none', prefix: typing };
   }

@@ -6,7 +6,7 @@
  * comes back with the columns it covers, for a diagnostic. No `vscode` here.
  */
 import * as l10n from '../../common/l10n';
-import { findOperator, OPERATORS, type AssertionOperator } from './operators';
+import { findOperator, NO_OPERATOR, OPERATORS, type AssertionOperator } from './operators';
 import { findSubject, REFUSED_SUBJECTS, SUBJECTS, type AssertionSubject } from './subjects';
 
 export interface Assertion {
@@ -75,6 +75,10 @@ export function parseAssertionLine(text: string, line: number): AssertionLine | 
   if (!subject) {
     const names = SUBJECTS.map((known) => known.name).join(', ');
     return fail(first.start, first.end, l10n.t('"{0}" is not something an assertion can check (use {1}).', first.text, names));
+  }
+  if (subject.verdict) {
+    if (words.length > 1) return fail(words[1].start, text.length, l10n.t('"{0}" is a whole check: write it alone, "?? {0}".', subject.name));
+    return { ok: true, assertion: { line, text: text.trim(), subject, operator: NO_OPERATOR } };
   }
   const found = operatorAt(words, 1);
   if (!found) {

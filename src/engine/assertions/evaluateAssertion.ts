@@ -40,6 +40,7 @@ export function evaluateAssertion(assertion: Assertion, response: AssertedRespon
   const label = subjectLabel(assertion);
   const expected = expectedText ?? '';
   const base = { line: assertion.line, text: assertion.text, expected };
+  if (assertion.subject.verdict) return { ...base, ...assertion.subject.verdict(response) };
   const reading = assertion.subject.read(response, assertion.argument);
   if (!reading.ok) {
     return { ...base, passed: false, actual: l10n.t('unreadable'), message: l10n.t('{0}: {1}', label, reading.reason) };

@@ -89,6 +89,9 @@ export const OPERATORS: readonly AssertionOperator[] = [
   { name: 'md5', ids: ['md5'], takesExpected: true, converts: false, describe: () => l10n.t('has this MD5 digest (base64)'), test: digest('md5') },
 ];
 
+/** The operator of a subject that checks by itself (`?? schema`): never typed, never offered. */
+export const NO_OPERATOR: AssertionOperator = { name: '', ids: [], takesExpected: false, converts: false, describe: () => '', test: () => true };
+
 /** The operator a word names (case-insensitive, as httpYac), if any. */
 export function findOperator(word: string): AssertionOperator | undefined {
   const lower = word.toLowerCase();

@@ -6,6 +6,9 @@
 import { isHeaderName } from '../../api/requestHeaders';
 import * as l10n from '../../common/l10n';
 import { evaluateJsonPath, parseJsonPath } from '../jsonPath';
+import type { ContractVerdict } from '../../catalog/types';
+
+export type { ContractVerdict };
 
 /** The part of a response an assertion reads. */
 export interface AssertedResponse {
@@ -17,6 +20,15 @@ export interface AssertedResponse {
   json?: unknown;
   /** From the first send to the last byte. */
   timeMs: number;
+  /** How the answer compares with its documented schema (`?? schema`); absent when no catalogue can say. */
+  contract?: () => ContractVerdict;
+}
+
+/** A subject that is a whole check (`?? schema`): no operator, no expected value. */
+export interface SubjectVerdict {
+  passed: boolean;
+  actual: string;
+  message: string;
 }
 
 /** A subject's reading: the value (undefined = not found), or why it could not be read at all. */
@@ -32,6 +44,8 @@ export interface AssertionSubject {
   /** A problem with the argument, found while parsing (so the editor shows it before any send). */
   checkArgument?: (argument: string) => string | undefined;
   read: (response: AssertedResponse, argument: string | undefined) => SubjectValue;
+  /** A subject that checks by itself, written without an operator (`?? schema`). */
+  verdict?: (response: AssertedResponse) => SubjectVerdict;
 }
 
 /** httpYac passes a body path to JSONPath as written (`foo` works there); ours reads `foo` as `$.foo`. */
@@ -70,7 +84,35 @@ export const SUBJECTS: readonly AssertionSubject[] = [
     read: readBody,
   },
   { name: 'duration', argument: 'none', describe: () => l10n.t('the time from sending to the last byte, in milliseconds'), read: (response) => ({ ok: true, value: response.timeMs }) },
+  {
+    name: 'schema',
+    argument: 'none',
+    describe: () => l10n.t('the body matches the schema its catalogue (tenantApi.catalogues) documents for the answer\'s status; written alone, without an operator'),
+    differs: () => l10n.t('httpYac has no schema assertion: httpYac reports "schema" as an unknown subject.'),
+    read: (response) => ({ ok: true, value: response.contract?.() }),
+    verdict: schemaVerdict,
+  },
 ];
+
+function schemaVerdict(response: AssertedResponse): SubjectVerdict {
+  const verdict = response.contract?.();
+  const failed = (actual: string, reason: string): SubjectVerdict => ({ passed: false, actual, message: l10n.t('schema: {0}', reason) });
+  if (!verdict) return failed(l10n.t('not checked'), l10n.t('no catalogue is attached (tenantApi.catalogues), so no schema documents this answer'));
+  switch (verdict.kind) {
+    case 'undocumented':
+      return failed(l10n.t('not checked'), l10n.t('no catalogue documents {0}', verdict.request));
+    case 'status':
+      return failed(String(verdict.status), l10n.t('{0} documents no answer {1} (only {2})', verdict.operation, verdict.status, verdict.documented.join(', ') || '-'));
+    case 'unchecked':
+      return failed(l10n.t('not checked'), l10n.t('{0} {1}: {2}', verdict.operation, verdict.status, verdict.reason));
+    case 'checked': {
+      const [first] = verdict.violations;
+      if (!first) return { passed: true, actual: l10n.t('matches'), message: l10n.t('schema: the body matches the schema of {0} for {1}', verdict.operation, verdict.status) };
+      const places = verdict.violations.map((violation) => `${violation.path} ${violation.message} (${violation.rule})`).join('; ');
+      return failed(`${first.path} ${first.message} (${first.rule})`, l10n.t('the body does not match the schema of {0} for {1}: {2}', verdict.operation, verdict.status, places));
+    }
+  }
+}
 
 /** httpYac subjects we refuse on purpose, with the reason the diagnostic gives. */
 export const REFUSED_SUBJECTS: Readonly<Record<string, () => string>> = {

@@ -24,10 +24,11 @@ export function assertionCompletions(kind: AssertionSpotKind | string, range: vs
   switch (kind) {
     case 'assertionSubject':
       return SUBJECTS.map((subject, index) => {
-        const created = item(subject.name, vscode.CompletionItemKind.Field, index, `${subject.name} `, subject.describe());
+        // A whole check (`?? schema`) is written alone.
+        const created = item(subject.name, vscode.CompletionItemKind.Field, index, subject.verdict ? subject.name : `${subject.name} `, subject.describe());
         created.documentation = documentation(subject.describe(), subject.differs);
         // After the subject comes its argument or the operator: offer them at once.
-        created.command = { command: 'editor.action.triggerSuggest', title: '' };
+        if (!subject.verdict) created.command = { command: 'editor.action.triggerSuggest', title: '' };
         return created;
       });
     case 'assertionHeaderName':

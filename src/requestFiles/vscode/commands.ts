@@ -6,7 +6,7 @@ import { outcomeOfError } from '../../commands/requestOutcome';
 import type { TenantApi } from '../../api/types';
 import { curlForPrepared } from '../../engine/curlCommand';
 import { requestAtLine } from '../../engine/parser';
-import { platformPath, prepareRequest } from '../../engine/prepare';
+import { platformPathOf, prepareRequest } from '../../engine/prepare';
 import { labelOf, outcomeSelector, summarize, type RequestFileRunner, type RunOutcome } from '../../engine/runner';
 import type { HistoryEntry } from '../../engine/historyEntry';
 import { COMMAND, INTERNAL_COMMAND, type CommandHandlers } from '../../common/commandIds';
@@ -17,6 +17,9 @@ import { historyEntryOf } from './fileHistory';
 import { maskResponse, requestFileTabParts } from './responseTabs';
 import { sendAllTable } from './sendAllTable';
 import { confirmRunCost, fileRunCost, type RunCostDeps } from './runCostPrompt';
+import { fileMatrix, fileMatrixCalls } from './fileMatrix';
+import { cellLabel } from '../../engine/matrix';
+import { runMatrix } from '../../engine/matrixRun';
 import { describeRunCost } from '../../api/runCost';
 import { readConfirmRunPercent } from '../../settings/editorSettings';
 import type { AssertionResult } from '../../engine/assertions/evaluateAssertion';
@@ -52,7 +55,7 @@ export interface SendAllResult {
 
 export interface CommandDeps {
   api: Pick<TenantApi, 'routeFor'>;
-  tenants: TenantResolver;
+  tenants: Pick<TenantResolver, 'resolve' | 'list' | 'known'>;
   runner: RequestFileRunner;
   parsed: ParsedDocuments;
   tabs: ResponseDocuments;
@@ -132,7 +135,7 @@ async function watchRequest(document: vscode.TextDocument, index: number, deps: 
     return undefined;
   }
   const { method, target: where, tenant } = prepared.request;
-  const path = where.kind === 'path' ? where.path : platformPath(where.url, { baseUrl: deps.baseUrl() })?.path;
+  const path = platformPathOf(where, { baseUrl: deps.baseUrl() });
   if (method !== 'GET' || !path) {
     void vscode.window.showWarningMessage(vscode.l10n.t('Only a GET of a platform path can be watched.'));
     return undefined;
@@ -150,7 +153,11 @@ async function sendOne(document: vscode.TextDocument, index: number, deps: Comma
     { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Sending {0}…', label) },
     () => deps.runner.send(requestDocument(document), index, overrides),
   );
-  for (const dependency of outcome.dependencies) await show(document, dependency, deps, { notify: false, reveal: true });
+  for (const dependency of outcome.dependencies) {
+    await record(document, dependency, deps);
+    await show(document, dependency, deps, { notify: false, reveal: true });
+  }
+  await record(document, outcome, deps);
   const result = await show(document, outcome, deps, { notify: true, reveal: true });
   if (outcome.error) notifyFailure(outcome, (again) => sendOne(document, index, deps, again));
   return result;
@@ -171,19 +178,23 @@ function notifyFailure(outcome: RunOutcome, resend: (overrides: { sendOverQuota?
   if (next.notify) void offerNextActions({ ...next, summary: error.message }, resend);
 }
 
+/** What an outcome leaves behind: its failed assertions as problems at their lines, its request in the history. */
+async function record(document: vscode.TextDocument, outcome: RunOutcome, deps: CommandDeps): Promise<void> {
+  deps.failures?.update(document, outcome.request, outcome.assertions);
+  const entry = historyEntryOf(outcome);
+  if (entry) await deps.history?.add(entry);
+}
+
 /** Opens (or, for Send All, keeps) the response tab of an outcome and tells the user about warnings and errors. */
 async function show(document: vscode.TextDocument, outcome: RunOutcome, deps: CommandDeps, options: { notify: boolean; reveal: boolean }): Promise<SendResult> {
   const warnings = outcome.sent?.warnings ?? [];
   const response = outcome.sent?.response ?? outcome.error?.response;
   const result: SendResult = { label: outcome.label, status: response?.status, warnings, error: outcome.error && { kind: outcome.error.kind, message: outcome.error.message } };
   result.assertions = outcome.assertions;
-  deps.failures?.update(document, outcome.request, outcome.assertions);
   if (options.notify) {
     for (const warning of warnings) void vscode.window.showWarningMessage(warning);
   }
   result.title = titleOf(outcome, deps);
-  const entry = historyEntryOf(outcome);
-  if (entry) await deps.history?.add(entry);
   if (!response) return result;
   const selector = outcomeSelector(outcome, (path) => deps.api.routeFor(path), deps.baseUrl());
   const source = `${vscode.workspace.asRelativePath(document.uri)}:${outcome.request.requestLine + 1}`;
@@ -215,21 +226,26 @@ async function show(document: vscode.TextDocument, outcome: RunOutcome, deps: Co
 function titleOf(outcome: RunOutcome, deps: CommandDeps): string {
   const selector = outcomeSelector(outcome, (path) => deps.api.routeFor(path), deps.baseUrl());
   const target = outcome.prepared?.target;
-  const path = target ? (target.kind === 'path' ? target.path : target.url.pathname) : outcome.request.url;
+  const platform = target && platformPathOf(target, { baseUrl: deps.baseUrl(), clusterAddress: outcome.sent?.tenant?.clusterAddress });
+  const path = platform ?? (target?.kind === 'absolute' ? target.url.pathname : outcome.request.url);
   const status = outcome.sent?.response.status ?? outcome.error?.response?.status;
   return responseTitle(outcome.prepared?.method ?? outcome.request.method, path, selector, status, outcome.request.name);
 }
 
 async function sendAll(document: vscode.TextDocument, deps: CommandDeps): Promise<SendAllResult> {
   const file = deps.parsed.get(document);
-  const total = file.requests.length;
-  const cost = deps.cost && (await fileRunCost(file, deps.cost));
+  const key = requestDocument(document).key;
+  const fsPath = document.uri.scheme === 'file' ? document.uri.fsPath : undefined;
+  // Each request once per tenant it names (a list, or *) and per row of the file's # @data.
+  const cells = await fileMatrix(key, fsPath, file, file.requests, deps);
+  const total = cells.length;
+  const cost = deps.cost && (await fileRunCost(fileMatrixCalls(key, file, cells, deps.runner), deps.cost));
   const costText = cost && describeRunCost(cost, vscode.env.language);
   if (cost && !(await confirmRunCost(cost, readConfirmRunPercent()))) {
     return { summary: vscode.l10n.t('Not started: nothing was sent.'), cost: costText, statuses: {}, results: [], cancelled: true, document: '' };
   }
   const controller = new AbortController();
-  const outcomes = await vscode.window.withProgress(
+  const ran = await vscode.window.withProgress(
     {
       location: vscode.ProgressLocation.Notification,
       title: costText ? vscode.l10n.t('Send All (Tenant API): {0}', costText) : vscode.l10n.t('Send All (Tenant API)'),
@@ -237,19 +253,26 @@ async function sendAll(document: vscode.TextDocument, deps: CommandDeps): Promis
     },
     (progress, token) => {
       token.onCancellationRequested(() => controller.abort());
-      return deps.runner.sendAll(requestDocument(document), {
+      let done = 0;
+      return runMatrix(deps.runner, requestDocument(document), cells, {
         signal: controller.signal,
-        onProgress: (done, count, next) =>
-          progress.report({
-            increment: done === 0 ? 0 : 100 / count,
-            message: next ? vscode.l10n.t('{0} of {1}: {2}', done + 1, count, labelOf(next)) : vscode.l10n.t('{0} of {1}', done, count),
-          }),
+        before: (cell) => {
+          progress.report({ increment: done++ === 0 ? 0 : 100 / total, message: vscode.l10n.t('{0} of {1}: {2}', done, total, cellLabel(cell)) });
+          return undefined;
+        },
       });
     },
   );
+  // A cell's response and row are named with its tenant and row; a skipped tenant's row says what to set.
+  const outcomes = ran.results.flatMap((result) => (result.kind === 'notRun' ? [] : [{ ...result.outcome, label: cellLabel(result.cell) }]));
   const summary = summarize(outcomes, total);
   const results: SendResult[] = [];
-  for (const outcome of outcomes) results.push(await show(document, outcome, deps, { notify: false, reveal: false }));
+  for (const outcome of outcomes) {
+    await record(document, outcome, deps);
+    const shown = await show(document, outcome, deps, { notify: false, reveal: false });
+    // No answer, no title of its own: the row says which request, tenant and row it is.
+    results.push(shown.status === undefined ? { ...shown, title: outcome.label } : shown);
+  }
   const checked = assertionTotals(results.map((result) => result.assertions));
   const said = checked ? `${summary.text}. ${checked.text}` : summary.text;
   const table = sendAllTable(vscode.l10n.t('Send All: {0}', vscode.workspace.asRelativePath(document.uri)), said, results, vscode.env.language);
@@ -287,7 +310,8 @@ async function copyAsCurl(document: vscode.TextDocument, index: number, deps: Co
     void vscode.window.showErrorMessage(prepared.message);
     return undefined;
   }
-  const route = prepared.request.target.kind === 'path' ? deps.api.routeFor(prepared.request.target.path) : undefined;
+  const path = platformPathOf(prepared.request.target, { baseUrl: deps.baseUrl() });
+  const route = path === undefined ? undefined : deps.api.routeFor(path);
   // The tenant named, else the active one; the command still copies when neither is known.
   const tenant = await deps.tenants.resolve(prepared.request.tenant, 'optional', '').catch(() => undefined);
   const command = curlForPrepared(prepared.request, { baseUrl: deps.baseUrl(), route, tenant });

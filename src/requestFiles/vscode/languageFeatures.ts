@@ -12,6 +12,8 @@ import { COMMAND, INTERNAL_COMMAND, type CommandHandlers } from '../../common/co
 import { assertionCompletions, assertionHover } from './assertionFeatures';
 import { isRequestDocument, REQUEST_SELECTOR, type ParsedDocuments } from './documents';
 import { quickFixCommands, registerQuickFixes, type QuickFixDeps } from './quickFixActions';
+import { catalogueBodyCheck, catalogueCompletions, catalogueHover } from './catalogueFeatures';
+import type { CatalogueSet } from '../../catalog/catalogues';
 
 export interface LanguageDeps {
   api: Pick<TenantApi, 'routeFor' | 'endpoints'>;
@@ -22,6 +24,8 @@ export interface LanguageDeps {
   knownTenants(): readonly TenantRecord[] | undefined;
   saveRoute?: QuickFixDeps['saveRoute'];
   modules?: QuickFixDeps['modules'];
+  /** The catalogues: documented paths, parameters and bodies offered, hovered and checked. */
+  catalogues?: CatalogueSet;
 }
 
 class RequestCodeLenses implements vscode.CodeLensProvider {
@@ -72,11 +76,13 @@ function watchDiagnostics(deps: LanguageDeps, collection: vscode.DiagnosticColle
   const timers = new Map<string, NodeJS.Timeout>();
   const update = (document: vscode.TextDocument) => {
     if (!isRequestDocument(document)) return;
+    const sources = deps.runner.sources(document.uri.toString(), deps.parsed.get(document));
     const found = diagnoseRequestFile(document.getText(), deps.parsed.get(document), {
       routeFor: (path) => deps.api.routeFor(path),
-      environment: deps.environment(),
+      environment: sources.environment,
       tenants: deps.knownTenants(),
-      system: deps.runner.sources(document.uri.toString(), deps.parsed.get(document)).system,
+      system: sources.system,
+      bodyCheck: catalogueBodyCheck(deps.catalogues),
     });
     collection.set(
       document.uri,
@@ -108,10 +114,11 @@ function watchDiagnostics(deps: LanguageDeps, collection: vscode.DiagnosticColle
 
 function completions(deps: LanguageDeps): vscode.CompletionItemProvider {
   return {
-    provideCompletionItems(document, position) {
+    async provideCompletionItems(document, position) {
       const file = deps.parsed.get(document);
       const spot = completionSpot(file, document.lineAt(position.line).text, position.line, position.character);
       const range = new vscode.Range(position.translate(0, -spot.prefix.length), position);
+      const documented = await catalogueCompletions(deps.catalogues, spot, range, document.lineAt(position.line).text);
       const item = (label: string, kind: vscode.CompletionItemKind, detail?: string, insert?: string) => {
         const created = new vscode.CompletionItem(label, kind);
         created.range = range;
@@ -125,15 +132,20 @@ function completions(deps: LanguageDeps): vscode.CompletionItemProvider {
         case 'method':
           return HTTP_METHODS.map((method) => item(method, vscode.CompletionItemKind.Keyword, undefined, `${method} `));
         case 'path':
-          return deps.api.endpoints().map((endpoint) => item(endpoint.path, vscode.CompletionItemKind.Reference, `${endpoint.method} · ${endpoint.label}`));
-        case 'header':
-          return HEADER_NAMES.map((name) => item(name, vscode.CompletionItemKind.Property, undefined, `${name}: `));
+          return [...documented, ...deps.api.endpoints().map((endpoint) => item(endpoint.path, vscode.CompletionItemKind.Reference, `${endpoint.method} · ${endpoint.label}`))];
+        case 'header': {
+          const named = new Set(documented.map((entry) => String(entry.label).toLowerCase()));
+          return [...documented, ...HEADER_NAMES.filter((name) => !named.has(name.toLowerCase())).map((name) => item(name, vscode.CompletionItemKind.Property, undefined, `${name}: `))];
+        }
+        case 'query':
+        case 'body':
+          return documented;
         case 'tenant':
           return (deps.knownTenants() ?? []).map((tenant) => item(tenant.codiceAmbienteDati, vscode.CompletionItemKind.Value, tenant.descrizioneAmbienteDati));
         case 'variable': {
           const items = [
             ...file.variables.map((variable) => item(variable.name, vscode.CompletionItemKind.Variable, vscode.l10n.t('file variable'))),
-            ...Object.keys(deps.environment()).map((name) => item(name, vscode.CompletionItemKind.Variable, vscode.l10n.t('environment variable'))),
+            ...Object.keys(deps.runner.sources(document.uri.toString(), file).environment).map((name) => item(name, vscode.CompletionItemKind.Variable, vscode.l10n.t('environment variable'))),
             ...file.requests.flatMap((request) =>
               request.name
                 ? [
@@ -162,7 +174,7 @@ function hovers(deps: LanguageDeps): vscode.HoverProvider {
   return {
     provideHover(document, position) {
       const line = document.lineAt(position.line).text;
-      const assertion = assertionHover(line, position);
+      const assertion = assertionHover(line, position) ?? catalogueHover(deps.catalogues, line, position);
       if (assertion) return assertion;
       const found = referencesInLine(line).find((reference) => position.character >= reference.start && position.character <= reference.end);
       if (!found) return undefined;
@@ -218,6 +230,8 @@ export function registerLanguageFeatures(deps: LanguageDeps): { disposables: vsc
     vscode.languages.registerHoverProvider(REQUEST_SELECTOR, hovers(deps)),
     vscode.languages.registerDocumentSymbolProvider(REQUEST_SELECTOR, symbols(deps), { label: 'Tenant API' }),
     ...registerQuickFixes(REQUEST_SELECTOR, { ...deps, refresh: diagnostics.refresh }),
+    // A catalogue read (or changed): its routes and schemas change what the files' diagnostics say.
+    deps.catalogues?.onDidChange(() => diagnostics.refresh()) ?? { dispose() {} },
   ];
   return { disposables, refresh: diagnostics.refresh, handlers: quickFixCommands({ ...deps, refresh: diagnostics.refresh }) };
 }

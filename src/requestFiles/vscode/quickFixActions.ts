@@ -55,6 +55,8 @@ function codeAction(document: vscode.TextDocument, diagnostic: vscode.Diagnostic
       if (fix.cursor) {
         const at = new vscode.Position(fix.cursor.line, fix.cursor.character);
         action.command = { title: fix.title, command: 'vscode.open', arguments: [document.uri, { selection: new vscode.Range(at, at) }] };
+      } else if (fix.notes) {
+        action.command = { title: fix.title, command: INTERNAL_COMMAND.showImportNotes, arguments: [fix.notes] };
       }
       break;
     }

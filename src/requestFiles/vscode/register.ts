@@ -1,45 +1,47 @@
 import * as vscode from 'vscode';
-import type { ApiSettings } from '../../api';
-import type { TenantResolver } from '../../api/tenantResolver';
-import type { RouteRule, TenantApi } from '../../api/types';
-import type { HistoryEntry } from '../../engine/historyEntry';
+import { requestTimeoutMs } from '../../api/requestTimeout';
 import { RequestFileRunner } from '../../engine/runner';
 import { defaultSystemContext } from '../../engine/systemVariables';
 import type { CommandHandlers } from '../../common/commandIds';
 import type { ResponseDocuments } from '../../views/responseDocuments';
+import { followActive, type RequestFileParts } from './activeParts';
 import { requestFileCommands } from './commands';
 import { isRequestDocument, ParsedDocuments } from './documents';
 import { AssertionFailures } from './assertionFailures';
 import { registerLanguageFeatures } from './languageFeatures';
 import { runInTerminalCommands } from './runInTerminal';
 import { saveToFileCommands } from './saveToFile';
+import { importCommands } from './importCommands';
+import { copyAsCodeFileCommands } from './copyAsCode';
+import { catalogueFileCommands } from './catalogueFiles';
+import { catalogueContracts } from '../../catalog/contract';
+import type { CatalogueSet } from '../../catalog/catalogues';
 import type { TestEnvironments } from './testing/runProfiles';
+import type { FileEnvironment } from '../../settings/environmentFileSources';
 import { registerTestingView, type TestingHooks } from './testing/register';
+import { editorFetch } from '../../settings/networkSettings';
 
 export interface RequestFilesDeps {
-  api: Pick<TenantApi, 'send' | 'routeFor' | 'endpoints' | 'quota'>;
-  /** The one tenant resolver (of the active environment at each use). */
-  tenants: TenantResolver;
-  /** The active environment's variables (issue "Environments"); none until environments exist. */
-  environment?: () => Record<string, string>;
-  /** The API settings in force (base URL, time limit of a call). */
-  settings: () => ApiSettings;
-  /** The request history (Send Request's): request-file sends go into it; Save to Request File reads it. */
-  history?: () => { entries(): HistoryEntry[]; add(entry: HistoryEntry): Promise<void> };
+  /** The active environment's parts: asked for at each use, never kept (see RequestFileParts). */
+  active: () => RequestFileParts;
+  /** The environment files' variables for the request file with this key (its URI), and when they change. */
+  fileEnvironments?: { forKey(key: string): FileEnvironment; onDidChange: vscode.Event<void> };
   /** The one provider of response tabs (src/views). */
   tabs: ResponseDocuments;
-  /** Adds a route rule to the active environment's tenantApi.routes (the quick fix of an unknown path). */
-  saveRoute?: (rule: RouteRule) => Promise<void>;
-  /** The licence modules the active environment knows. */
-  modules?: () => string[];
-  /** The organization of the licence key set for a module (what a run's calls count against). */
-  licenceOrganization?: (module: string) => Promise<string | undefined>;
-  /** The active environment as the runner's --env takes it (Run Request File in Terminal). */
-  environmentName?: () => string;
-  /** The active tenant's id (Run Request File in Terminal hands it to the runner). */
-  activeTenantId?: () => string | undefined;
   /** The environments: the Testing view has a Run profile for each. */
   environments?: TestEnvironments;
+  /** The active environment's catalogues (completion, hover, body checks, `?? schema`, Add to Request File, Generate). */
+  catalogues?: CatalogueSet;
+}
+
+/** What request files register into and run from: the extension's subscriptions and folder (never its secrets). */
+export interface RequestFilesHost {
+  subscriptions: vscode.Disposable[];
+  extensionPath: string;
+  /** The extension's package.json: the settings it contributes (Run Request File in Terminal hands them to the runner). */
+  packageJSON: unknown;
+  /** Where Copy as Code remembers the last language picked. */
+  globalState: vscode.Memento;
 }
 
 /**
@@ -47,9 +49,10 @@ export interface RequestFilesDeps {
  * handlers of their commands (send, Send All, cURL, open a Send All row's response, Save to Request
  * File) for the registrar.
  */
-export function registerRequestFiles(context: vscode.ExtensionContext, deps: RequestFilesDeps): { handlers: CommandHandlers; testing?: TestingHooks } {
-  const environment = deps.environment ?? (() => ({}));
-  const { tenants } = deps;
+export function registerRequestFiles(host: RequestFilesHost, deps: RequestFilesDeps): { handlers: CommandHandlers; testing?: TestingHooks } {
+  const { active } = deps;
+  const { api, tenants } = followActive(active);
+  const environment = () => active().variables();
   let loading: Promise<void> | undefined;
   // List the tenants once a request file is open, so completion and diagnostics never wait for them.
   const loadTenants = (then: () => void) => {
@@ -58,60 +61,71 @@ export function registerRequestFiles(context: vscode.ExtensionContext, deps: Req
 
   const runner = new RequestFileRunner({
     sender: {
-      api: deps.api,
+      api,
       tenants,
-      baseUrl: () => deps.settings().baseUrl,
-      fetch: (input, init) => fetch(input, init),
-      timeoutMs: () => deps.settings().requestTimeoutSeconds * 1000,
+      baseUrl: () => active().settings().baseUrl,
+      fetch: editorFetch,
+      timeoutMs: () => requestTimeoutMs(active().settings()),
     },
     environment,
-    system: (lookup) => defaultSystemContext(lookup),
+    fileEnvironment: deps.fileEnvironments && ((key: string) => deps.fileEnvironments!.forKey(key)),
+    system: (lookup, dotenv) => defaultSystemContext(lookup, dotenv),
+    ...(deps.catalogues ? { contracts: catalogueContracts(deps.catalogues) } : {}),
   });
   const parsed = new ParsedDocuments();
   const failures = new AssertionFailures();
   const features = registerLanguageFeatures({
-    api: deps.api,
+    api,
     runner,
     parsed,
     environment,
     knownTenants: () => tenants.known(),
-    saveRoute: deps.saveRoute,
-    modules: deps.modules,
+    saveRoute: (rule) => active().saveRoute(rule),
+    modules: () => active().modules(),
+    catalogues: deps.catalogues,
   });
-  context.subscriptions.push(
+  host.subscriptions.push(
     ...features.disposables,
     failures,
     vscode.workspace.onDidOpenTextDocument((document) => {
       if (isRequestDocument(document) && tenants.known() === undefined) loadTenants(features.refresh);
+      // A request file open: its catalogues are needed (routes, completion, body checks).
+      if (isRequestDocument(document)) void deps.catalogues?.ready();
     }),
     // Responses stay for the session (as in REST Client): a closed file, or one whose language another
     // extension changes (close + open), still chains. Deleted files drop theirs.
     vscode.workspace.onDidDeleteFiles((event) => event.files.forEach((uri) => runner.forget(uri.toString()))),
   );
-  if (vscode.workspace.textDocuments.some(isRequestDocument)) loadTenants(features.refresh);
-  // Read at each use: the active environment's parts (its quota readings) are rebuilt when its settings change.
-  const cost = { quota: { reading: (organization: string) => deps.api.quota.reading(organization) }, routeFor: (path: string) => deps.api.routeFor(path), licenceOrganization: deps.licenceOrganization };
-  const testing = deps.environments && registerTestingView(context, { runner, parsed, cost, environments: deps.environments });
+  if (vscode.workspace.textDocuments.some(isRequestDocument)) {
+    loadTenants(features.refresh);
+    void deps.catalogues?.ready();
+  }
+  if (deps.fileEnvironments) host.subscriptions.push(deps.fileEnvironments.onDidChange(() => features.refresh()));
+  const cost = { quota: { reading: (organization: string) => api.quota.reading(organization) }, routeFor: (path: string) => api.routeFor(path), licenceOrganization: (module: string, tenant?: string) => active().licenceOrganization(module, tenant) };
+  const testing = deps.environments && registerTestingView(host.subscriptions, { runner, parsed, tenants, cost, environments: deps.environments });
   const handlers = {
     ...features.handlers,
     ...requestFileCommands({
-      api: deps.api,
+      api,
       tenants,
       runner,
       parsed,
       tabs: deps.tabs,
-      history: { add: async (entry) => deps.history?.().add(entry) },
-      baseUrl: () => deps.settings().baseUrl,
+      history: { add: (entry) => active().history.add(entry) },
+      baseUrl: () => active().settings().baseUrl,
       failures,
       cost,
     }),
-    ...saveToFileCommands({ history: () => deps.history?.().entries() ?? [], knownTenants: () => tenants.known() }),
+    ...saveToFileCommands({ history: () => active().history.entries(), knownTenants: () => tenants.known() }),
     ...runInTerminalCommands({
-      extensionPath: context.extensionPath,
-      packageJSON: context.extension.packageJSON,
-      environmentName: deps.environmentName ?? (() => 'default'),
-      activeTenantId: deps.activeTenantId ?? (() => undefined),
+      extensionPath: host.extensionPath,
+      packageJSON: host.packageJSON,
+      environmentName: () => active().environmentName(),
+      activeTenantId: () => active().activeTenantId(),
     }),
+    ...catalogueFileCommands(deps.catalogues),
+    ...importCommands(),
+    ...copyAsCodeFileCommands({ api, tenants, runner, parsed, baseUrl: () => active().settings().baseUrl, state: host.globalState }),
   };
   return { handlers, testing };
 }

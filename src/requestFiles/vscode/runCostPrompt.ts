@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import { APPLICATION_LIMITS } from '../../api/limits';
 import { confirmationReasons, describeRunCost, runCost, type RunCost } from '../../api/runCost';
 import type { QuotaView, RouteRule } from '../../api/types';
-import type { ParsedFile, ParsedRequest } from '../../engine/parser';
-import { callsByModule } from '../../engine/runPlan';
+import type { PlannedCall } from '../../engine/matrix';
+import { callsByOrganization } from '../../engine/runPlan';
 
 /** Up to this many calls a run is not worth a word about its cost. */
 export const FEW_CALLS = 3;
@@ -11,24 +11,19 @@ export const FEW_CALLS = 3;
 export interface RunCostDeps {
   quota: Pick<QuotaView, 'reading'>;
   routeFor(path: string): RouteRule | undefined;
-  /** The organization of the licence key set for a module (the one its calls count against). */
-  licenceOrganization?(module: string): Promise<string | undefined>;
+  /** The organization of the licence key a call of the module for the tenant carries (the one its calls count against). */
+  licenceOrganization?(module: string, tenant?: string): Promise<string | undefined>;
 }
 
-/** What sending the whole file costs, from the last readings seen; undefined for a run of a few calls. */
-export async function fileRunCost(file: ParsedFile, deps: RunCostDeps): Promise<RunCost | undefined> {
-  return callsRunCost(file.requests, deps);
+/** What sending the whole file costs (each request once per tenant of its matrix), from the last readings seen; undefined for a run of a few calls. */
+export async function fileRunCost(calls: readonly PlannedCall[], deps: RunCostDeps): Promise<RunCost | undefined> {
+  return callsRunCost(calls, deps);
 }
 
-/** What sending these calls costs (a test run's, chained requests included); undefined for a few calls. */
-export async function callsRunCost(calls: readonly ParsedRequest[], deps: RunCostDeps): Promise<RunCost | undefined> {
-  const byModule = callsByModule({ requests: calls }, (path) => deps.routeFor(path));
-  if ([...byModule.values()].reduce((sum, count) => sum + count, 0) <= FEW_CALLS) return undefined;
-  const byOrganization = new Map<string | undefined, number>();
-  for (const [module, count] of byModule) {
-    const organization = module === undefined ? undefined : await deps.licenceOrganization?.(module);
-    byOrganization.set(organization, (byOrganization.get(organization) ?? 0) + count);
-  }
+/** What sending these calls costs (a test run's, chained requests included, once per tenant); undefined for a few calls. */
+export async function callsRunCost(calls: readonly PlannedCall[], deps: RunCostDeps): Promise<RunCost | undefined> {
+  if (calls.length <= FEW_CALLS) return undefined;
+  const byOrganization = await callsByOrganization(calls, (path) => deps.routeFor(path), async (module, tenant) => deps.licenceOrganization?.(module, tenant));
   return runCost(byOrganization, APPLICATION_LIMITS, (organization) => deps.quota.reading(organization));
 }
 

@@ -32,7 +32,7 @@ async function pickEntry(argument: unknown, deps: SaveDeps): Promise<HistoryEntr
   return picked?.entry;
 }
 
-async function pickFile(): Promise<vscode.Uri | undefined> {
+export async function pickFile(): Promise<vscode.Uri | undefined> {
   const open = vscode.workspace.textDocuments.filter((document) => /\.(http|rest)$/.test(document.uri.path)).map((document) => document.uri);
   const found = await vscode.workspace.findFiles('**/*.{http,rest}', '**/node_modules/**', 50);
   const unique = new Map([...open, ...found].map((uri) => [uri.toString(), uri]));

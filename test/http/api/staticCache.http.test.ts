@@ -1,4 +1,4 @@
-// The cache of static resources in the one client every front end's GET goes through (issue 23), against
+// The cache of static resources in the one client every front end's GET goes through, against
 // the sandbox's static summary: the second GET is not sent, Refresh (bypassCache) is, an error answer is
 // never kept, and a rule without cacheSeconds caches nothing.
 import * as assert from 'node:assert/strict';

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startSandbox, type Sandbox } from '../../sandbox';
-import { REPO, runRunner, sandboxWorkspace } from './runnerProcess';
+import { passwordGrantEnv, REPO, runRunner, sandboxWorkspace } from './runnerProcess';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
@@ -19,10 +19,10 @@ describe('tenant-api from npm pack, installed into an empty folder', function ()
 
   before(async () => {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-pack-'));
-    // prepack builds dist/cli.js; the package carries it and nothing of src/.
+    // prepack builds dist/cli.js (and dist/catalog.js, the libraries it loads for a catalogue); the package carries them and nothing of src/.
     const packed = JSON.parse(execFileSync(npm, ['pack', '--json', '--pack-destination', scratch], { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' })) as Array<{ filename: string; files: Array<{ path: string }> }>;
     const files = packed[0].files.map((file) => file.path).sort();
-    assert.deepEqual(files, ['CHANGELOG.md', 'LICENSE', 'README.md', 'dist/cli.js', 'package.json']);
+    assert.deepEqual(files, ['CHANGELOG.md', 'LICENSE', 'README.md', 'dist/catalog.js', 'dist/cli.js', 'package.json']);
     project = path.join(scratch, 'project');
     fs.mkdirSync(project);
     fs.writeFileSync(path.join(project, 'package.json'), '{ "name": "ci-job", "private": true }\n');
@@ -42,18 +42,19 @@ describe('tenant-api from npm pack, installed into an empty folder', function ()
     assert.equal(version, JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')).version);
   });
 
+  it('the installed runner imports an OpenAPI description: the libraries it loads for it are in the package', async () => {
+    fs.writeFileSync(path.join(project, 'efat.json'), await (await fetch(`${sandbox.baseUrl}/openapi/core.json`)).text());
+    const bin = path.join(project, 'node_modules', 'tenant-api-workbench', 'dist', 'cli.js');
+    const result = await runRunner(['import', 'efat.json', '--out', 'imported'], project, {}, '', bin);
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(fs.readFileSync(path.join(project, 'imported', 'configurazioni.http'), 'utf8'), /^GET \/api\/configurazioni$/m);
+  });
+
   it('the installed runner runs the smoke file against the sandbox', async () => {
     const workspace = sandboxWorkspace(sandbox, sandbox.clients.password.clientId);
     try {
       fs.copyFileSync(path.join(REPO, 'test', 'sandbox', 'requests', 'cli-smoke.http'), path.join(workspace, 'smoke.http'));
-      const key = (module: string) => sandbox.licenceKeys.find((k) => k.organizationId === 'org-rossi' && k.module === module)!.key;
-      const env = {
-        TENANT_API_CLIENT_SECRET: sandbox.clients.password.clientSecret,
-        TENANT_API_USERNAME: 'mario.rossi',
-        TENANT_API_PASSWORD: sandbox.users.find((user) => user.username === 'mario.rossi')!.password,
-        TENANT_API_KEY_CORE: key('core'),
-        TENANT_API_KEY_EFAT: key('efat'),
-      };
+      const env = passwordGrantEnv(sandbox);
       const bin = path.join(project, 'node_modules', 'tenant-api-workbench', 'dist', 'cli.js');
       const result = await runRunner(['run', 'smoke.http', '--env', 'Sandbox'], workspace, env, '', bin);
       assert.equal(result.code, 0, result.stdout + result.stderr);

@@ -8,7 +8,7 @@ import { startSandbox, type Sandbox } from '../../sandbox';
 import { elements, parseXml } from '../../helpers/xmlCheck';
 import { Redis } from 'ioredis';
 import { freePort, RedisServer } from '../../helpers/redisServer';
-import { buildRunner, REPO, runRunner, sandboxWorkspace, type RunnerResult } from './runnerProcess';
+import { buildRunner, passwordGrantEnv, REPO, runRunner, sandboxWorkspace, type RunnerResult } from './runnerProcess';
 
 const SMOKE = path.join(REPO, 'test', 'sandbox', 'requests', 'cli-smoke.http');
 
@@ -53,14 +53,7 @@ describe('tenant-api, the built runner, against the sandbox', function () {
     folder = sandboxWorkspace(sandbox, sandbox.clients.password.clientId);
     fs.copyFileSync(SMOKE, path.join(folder, 'smoke.http'));
     fs.writeFileSync(path.join(folder, 'mixed.http'), MIXED);
-    const key = (module: string) => sandbox.licenceKeys.find((k) => k.organizationId === 'org-rossi' && k.module === module)!.key;
-    passwordEnv = {
-      TENANT_API_CLIENT_SECRET: sandbox.clients.password.clientSecret,
-      TENANT_API_USERNAME: 'mario.rossi',
-      TENANT_API_PASSWORD: sandbox.users.find((user) => user.username === 'mario.rossi')!.password,
-      TENANT_API_KEY_CORE: key('core'),
-      TENANT_API_KEY_EFAT: key('efat'),
-    };
+    passwordEnv = passwordGrantEnv(sandbox);
   });
   beforeEach(() => sandbox.resetLimits());
   after(async () => {
@@ -96,7 +89,7 @@ describe('tenant-api, the built runner, against the sandbox', function () {
       const noKey = await runRunner(['run', 'efat.http', '--env', 'Sandbox'], bare, { ...withoutEfat, TENANT_API_EDITOR_SETTINGS: editorSettings });
       outputs.push(noKey.stdout, noKey.stderr);
       assert.equal(noKey.code, 3, noKey.stdout + noKey.stderr);
-      assert.match(noKey.stdout, /No licence key is set for the module "efat": set TENANT_API_KEY_EFAT \(or answer the runner's question at a terminal\)\./);
+      assert.match(noKey.stdout, /No licence key is set for the module "efat": set TENANT_API_KEY_EFAT\./);
     } finally {
       fs.rmSync(bare, { recursive: true, force: true });
     }

@@ -25,6 +25,18 @@ export function sandboxWorkspace(sandbox: Sandbox, clientId: string): string {
   return folder;
 }
 
+/** The password grant's variables for mario.rossi, with org-rossi's licence keys: what a CI job sets for the runner. */
+export function passwordGrantEnv(sandbox: Sandbox): Record<string, string> {
+  const key = (module: string) => sandbox.licenceKeys.find((k) => k.organizationId === 'org-rossi' && k.module === module)!.key;
+  return {
+    TENANT_API_CLIENT_SECRET: sandbox.clients.password.clientSecret,
+    TENANT_API_USERNAME: 'mario.rossi',
+    TENANT_API_PASSWORD: sandbox.users.find((user) => user.username === 'mario.rossi')!.password,
+    TENANT_API_KEY_CORE: key('core'),
+    TENANT_API_KEY_EFAT: key('efat'),
+  };
+}
+
 export interface RunnerResult {
   code: number | null;
   stdout: string;
@@ -47,4 +59,29 @@ export function runRunner(command: string[], cwd: string, env: Record<string, st
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(stdin);
   });
+}
+
+export interface LoginRun {
+  /** The verification address and the user code, once printed. */
+  prompt: Promise<{ address: string; code: string }>;
+  /** The exit code, with stdout and stderr together. */
+  exited: Promise<{ code: number | null; output: string }>;
+}
+
+/** Starts `tenant-api login --env Sandbox` in `cwd` with only PATH and `env`, as a person at a terminal would. */
+export function startLogin(cwd: string, env: Record<string, string> = {}): LoginRun {
+  const child = spawn(process.execPath, [CLI, 'login', '--env', 'Sandbox'], { cwd, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const exited = new Promise<{ code: number | null; output: string }>((resolve) => child.on('close', (code) => resolve({ code, output })));
+  const prompt = new Promise<{ address: string; code: string }>((resolve, reject) => {
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const match = /open (\S+) and enter the code (\S+)/.exec(output);
+      if (match) resolve({ address: match[1], code: match[2] });
+    });
+    child.on('close', () => reject(new Error(`exited before the prompt: ${output}`)));
+  });
+  prompt.catch(() => undefined);
+  return { prompt, exited };
 }

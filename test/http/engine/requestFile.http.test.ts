@@ -1,4 +1,4 @@
-// The engine without VS Code, as the command line (issue 22) will run it: the example request file
+// The engine without VS Code, as the command line runs it: the example request file
 // against the sandbox over real HTTP, each request's result (status, timings, usage, the tenant).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';

@@ -1,4 +1,4 @@
-// What `npm start` prints agrees with what it does (issue 26, item 9): the settings it prints are the
+// What `npm start` prints agrees with what it does: the settings it prints are the
 // ones the editor it opens gets, and its next steps say what the extension does without a licence key.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';

@@ -7,6 +7,7 @@ import { bearerFrom, verifyAccessToken, type AccessTokenClaims, type VerifierCon
 import type { Fault, RecordedRequest, SandboxTenant, SandboxUser } from '../types';
 import { configurazione, CONFIGURAZIONI_PER_ORGANIZATION, ditta, page, parsePaging } from './data';
 import { DEFAULT_REDIRECT_STATUS, type FaultQueue } from './faults';
+import { openApiDocument } from './openapi';
 import type { ApplicationLimits, WeeklyLimits } from './limits';
 
 export type HostLabel = 'base' | `cluster${number}`;
@@ -57,6 +58,8 @@ interface Reply {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** Sent as it is (a YAML description), instead of the body as JSON. */
+  raw?: { text: string; contentType: string };
 }
 
 const refuse = (status: number, error: string, message: string, extra: Record<string, unknown> = {}, headers?: Record<string, string>): Reply =>
@@ -124,6 +127,9 @@ export function createResourceHandler(state: ResourceApiState, host: HostLabel) 
     if (faults.some((f) => f.kind === 'nonJson')) {
       payload = '<html><body><h1>Gateway notice</h1><p>This is not JSON (injected fault).</p></body></html>';
       contentType = 'text/html; charset=utf-8';
+    } else if (reply.raw) {
+      payload = reply.raw.text;
+      contentType = reply.raw.contentType;
     } else {
       payload = reply.body === undefined ? '' : JSON.stringify(reply.body);
     }
@@ -179,6 +185,8 @@ export function createResourceHandler(state: ResourceApiState, host: HostLabel) 
         },
       };
     }
+    const description = host === 'base' && (method === 'GET' || method === 'HEAD') && path.startsWith('/openapi/') ? openApiDocument(path.slice('/openapi/'.length)) : undefined;
+    if (description) return { status: 200, body: undefined, raw: description };
     const route = ROUTES.find((r) => r.path === path || `${r.path}/` === path);
     if (!route) {
       return refuse(404, 'not_found', `There is no resource at ${truncate(path)} on this host.`);

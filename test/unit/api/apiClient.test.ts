@@ -276,6 +276,27 @@ describe('ApiClient (stub fetch)', () => {
     assert.equal(client.quota.isBlocked('Rossi'), false);
   });
 
+  it('tells onDidCount of every call that reported its usage: an answer, an error, a kept answer; not one that reported none', async () => {
+    const answers = [
+      () => ok(),
+      () => json(429, { error: 'rate_limit_exceeded', limit: 'week' }, { 'service-limit-info': 'api-usage=100/100' }),
+      () => json(200, {}),
+    ];
+    const routes = [{ prefix: '/api/static', host: 'base', module: 'core', cacheSeconds: 60 }];
+    const { client, seen } = await setup((_r, i) => answers[i]?.() ?? ok(), { routes });
+    const counted: string[] = [];
+    client.onDidCount(({ request, usage }) => counted.push(`${request.path} ${request.tenant?.id ?? '-'} ${usage.organization} ${usage.used}`));
+    await client.send({ method: 'GET', path: '/efat/x', tenant });
+    await assert.rejects(client.send({ method: 'GET', path: '/efat/y', tenant }), rejectsWith('weeklyQuota'));
+    client.quota.resume('Rossi');
+    await client.send({ method: 'GET', path: '/efat/z', tenant });
+    assert.deepEqual(counted, [`/efat/x ${tenant.id} Rossi 5`, `/efat/y ${tenant.id} Rossi 100`]);
+    await client.send({ method: 'GET', path: '/api/static' });
+    await client.send({ method: 'GET', path: '/api/static' });
+    assert.equal(seen.length, 4, 'the second static GET is the kept answer');
+    assert.deepEqual(counted.slice(2), ['/api/static - Rossi 5', '/api/static - Rossi 5']);
+  });
+
   it('refuses locally when the last reading reached the limit, unless sent anyway', async () => {
     const { client, seen } = await setup(() => json(200, {}, { 'service-limit-info': 'api-usage=100/100' }));
     await client.send({ method: 'GET', path: '/api/x' });

@@ -98,3 +98,28 @@ describe('LicenceKeyStore', () => {
     await assert.rejects(store.set('core', { key: 'K', label: 'l', organization: '' }), /organization/);
   });
 });
+
+describe('LicenceKeyStore, keys of several organizations', () => {
+  const tenant = (id: string, code: string, description = code) => ({ id, codiceAmbienteDati: code, descrizioneAmbienteDati: description, clusterAddress: 'http://127.0.0.1:1', usable: true });
+  const milano = tenant('t-mi', 'RC-MI', 'Rossi Milano');
+  const parma = tenant('t-pr', 'BA-PR', 'Bianchi Produzione');
+
+  it('put keeps one key per organization of a module; set replaces them all; a call for a tenant carries the key that covers it', async () => {
+    const secrets = new InMemorySecretStore();
+    const store = new LicenceKeyStore(secrets);
+    await store.put('efat', { key: 'ROSSIKEY1', label: 'Rossi efat', organization: 'Rossi', tenantIds: ['t-mi'] });
+    await store.put('efat', { key: 'BIANCHIKEY1', label: 'Bianchi efat', organization: 'Bianchi', tenants: ['ba-pr'] });
+    await store.put('efat', { key: 'ROSSIKEY2', label: 'Rossi efat', organization: 'rossi', tenantIds: ['t-mi'] });
+    assert.deepEqual((await store.all('efat')).map((key) => key.key), ['ROSSIKEY2', 'BIANCHIKEY1'], 'the same organization, spelled otherwise, is replaced; the last set first');
+    assert.equal((await store.forTenant('efat', milano))?.key, 'ROSSIKEY2');
+    assert.equal((await store.forTenant('efat', parma))?.key, 'BIANCHIKEY1', 'named by code, in any case');
+    assert.equal(await store.forTenant('efat', tenant('t-to', 'RC-TO')), undefined, 'no key covers RC-TO: none is lent from another organization');
+    assert.equal((await store.forTenant('efat', undefined))?.key, 'ROSSIKEY2', 'no tenant: the first key');
+    assert.equal((await new LicenceKeyStore(secrets).all('efat')).length, 2, 'read back by another window');
+    await store.remove('efat', 'Bianchi');
+    assert.deepEqual((await store.all('efat')).map((key) => key.key), ['ROSSIKEY2']);
+    assert.deepEqual(Object.keys(JSON.parse(secrets.values.get(licenceSecretName('efat'))!)).sort(), ['key', 'label', 'organization', 'tenantIds'], 'one key is stored as before');
+    await store.set('efat', { key: 'ONLYKEY1', label: 'l', organization: 'o' });
+    assert.equal((await store.forTenant('efat', tenant('t-to', 'RC-TO')))?.key, 'ONLYKEY1', 'a key that names no tenant covers every tenant');
+  });
+});

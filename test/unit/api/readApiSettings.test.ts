@@ -39,5 +39,7 @@ describe('readApiSettings', () => {
     assert.equal(settings.safetyMarginMs, DEFAULT_API_SETTINGS.safetyMarginMs);
     assert.equal(settings.maxQueueLength, 1);
     assert.equal(settings.maxRetries, 10);
+    assert.equal(readApiSettings(reader({ requestTimeoutSeconds: 99_999 })).requestTimeoutSeconds, 3600);
+    assert.equal(readApiSettings(reader({ requestTimeoutSeconds: 'x' })).requestTimeoutSeconds, 30);
   });
 });

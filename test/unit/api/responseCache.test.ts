@@ -1,4 +1,4 @@
-// The cache of static resources (issue 23): its key and an answer's lifetime.
+// The cache of static resources: its key and an answer's lifetime.
 import * as assert from 'node:assert/strict';
 import { cacheKey, cacheLifetimeMs, ResponseCache, type CacheKeyParts } from '../../../src/api/responseCache';
 import { parseRouteSetting } from '../../../src/api/routes';

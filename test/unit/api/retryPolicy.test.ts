@@ -3,7 +3,7 @@ import { RETRY_RULES, retryPolicy, type AttemptState, type ExchangeOutcome, type
 import type { ServerError } from '../../../src/api/serverError';
 
 const fresh: AttemptState = { retries: 0, maxRetries: 2, refreshed: false, credentialsDropped: false, timeScale: 1, safetyMarginMs: 5, unnamed429s: 0 };
-const failed = (reason: 'timeout' | 'cancelled' | 'network'): ExchangeOutcome => ({ kind: 'failed', reason });
+const failed = (reason: 'timeout' | 'cancelled' | 'network' | 'proxy' | 'certificate'): ExchangeOutcome => ({ kind: 'failed', reason });
 const answered = (status: number, server: ServerError = {}, extra: Partial<Extract<ExchangeOutcome, { kind: 'answered' }>> = {}): ExchangeOutcome => ({
   kind: 'answered',
   status,
@@ -20,6 +20,9 @@ const TABLE: Array<[string, ExchangeOutcome, Partial<AttemptState>, string, Part
   ['cancel ends a GET', failed('cancelled'), {}, 'GET', { action: 'giveUp', reason: 'cancelled' }],
   ['cancel ends a POST', failed('cancelled'), {}, 'POST', { action: 'giveUp', reason: 'cancelled' }],
   ['a timed-out GET is retried after a backoff', failed('timeout'), {}, 'GET', { action: 'retry', wait: 'backoff' }],
+  ['a proxy that cannot be reached ends a GET with retries left: no second send', failed('proxy'), {}, 'GET', { action: 'giveUp', reason: 'proxy' }],
+  ['a proxy problem ends a POST', failed('proxy'), {}, 'POST', { action: 'giveUp', reason: 'proxy' }],
+  ['an untrusted certificate ends a GET with retries left', failed('certificate'), {}, 'GET', { action: 'giveUp', reason: 'certificate' }],
   ['a reset PUT is retried after a backoff', failed('network'), {}, 'PUT', { action: 'retry', wait: 'backoff' }],
   ['a timed-out GET gives up when the retries are spent', failed('timeout'), spent, 'GET', { action: 'giveUp', reason: 'timeout' }],
   ['a timed-out POST is never sent again', failed('timeout'), {}, 'POST', { action: 'giveUp', reason: 'timeoutNotRetried' }],
@@ -66,7 +69,7 @@ const TABLE: Array<[string, ExchangeOutcome, Partial<AttemptState>, string, Part
     'GET',
     { action: 'giveUp', reason: 'weeklyQuota', stopOrganization: true },
   ],
-  // a 429 that names no limit (issue 11 item 7)
+  // a 429 that names no limit: the smallest unit first, a longer pause only when it repeats
   ['a 429 that names no limit and gives no time pauses for the second first', answered(429, {}), {}, 'GET', { action: 'retry', wait: 'pause', pauseMs: 1005, unit: 'second', guessed: true }],
   ['... and for the minute when it repeats', answered(429, {}), { unnamed429s: 1 }, 'GET', { action: 'retry', wait: 'pause', pauseMs: 60_005, unit: 'minute', guessed: true }],
   ['... a POST is not sent again, the queue pauses for the second', answered(429, {}), {}, 'POST', { action: 'giveUp', reason: 'rateLimitNotRetried', pauseMs: 1005, guessed: true }],

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { apiErrors } from '../../../src/api/errors';
-import { recordingOrganizations, TenantDirectory, type TenantDirectoryChange } from '../../../src/api/tenantDirectory';
-import type { ApiRequest, ApiResponse, TenantApi, TenantRecord } from '../../../src/api/types';
+import { TenantDirectory, type TenantDirectoryChange } from '../../../src/api/tenantDirectory';
+import type { CountedCall, TenantRecord } from '../../../src/api/types';
 import type { AccountInfo } from '../../../src/auth/types';
-import { Emitter } from '../../../src/common/event';
+import { Emitter, type Event } from '../../../src/common/event';
 import { SignInRequiredError } from '../../../src/common/signInRequired';
 import { tenantRecord } from '../../helpers/tenantRecords';
 import { findTenant, tenantResolver } from '../../../src/api/tenantResolver';
@@ -21,19 +21,21 @@ class Harness {
   calls = 0;
   private pending: Array<{ resolve(tenants: TenantRecord[]): void; reject(error: unknown): void }> = [];
   readonly changes: TenantDirectoryChange[] = [];
-  readonly directory = new TenantDirectory({
-    listTenants: () => {
-      this.calls++;
-      return new Promise((resolve, reject) => this.pending.push({ resolve, reject }));
-    },
-    sessions: {
-      activeAccount: () => this.active,
-      onDidChangeSessions: this.sessionChanges.event,
-      getAccounts: async () => this.signedIn,
-    },
-  });
+  readonly directory: TenantDirectory;
 
-  constructor() {
+  constructor(counted?: Event<CountedCall>) {
+    this.directory = new TenantDirectory({
+      counted,
+      listTenants: () => {
+        this.calls++;
+        return new Promise((resolve, reject) => this.pending.push({ resolve, reject }));
+      },
+      sessions: {
+        activeAccount: () => this.active,
+        onDidChangeSessions: this.sessionChanges.event,
+        getAccounts: async () => this.signedIn,
+      },
+    });
     this.directory.onDidChange((change) => this.changes.push(change));
   }
 
@@ -189,47 +191,21 @@ describe('TenantDirectory', () => {
   });
 });
 
-describe('recordingOrganizations', () => {
+describe('TenantDirectory: what the client counted', () => {
   const usage = (organization: string) => ({ organization, used: 1, limit: 10, seenAt: 0 });
-  const response = (organization?: string): ApiResponse => ({
-    method: 'GET',
-    url: 'https://x/efat',
-    status: 200,
-    statusText: 'OK',
-    headers: {},
-    bodyText: '',
-    timeMs: 1,
-    sizeBytes: 0,
-    usage: organization ? usage(organization) : undefined,
-    requestHeaders: {},
-    attempts: 1,
-    warnings: [],
-  });
-  const client = (send: (request: ApiRequest) => Promise<ApiResponse>): TenantApi => ({
-    send,
-    listTenants: async () => [milano],
-    quota: { onDidChange: () => ({ dispose() {} }), readings: () => [], reading: () => undefined, isBlocked: () => false, usageSamples: () => [] },
-    queue: { length: 0, onDidChange: () => ({ dispose() {} }) },
-    endpoints: () => [],
-    routeFor: () => undefined,
-  });
 
-  it('tells the directory the organization of a tenant\'s answer, an error\'s included, and nothing else', async () => {
-    const h = new Harness();
-    let next: () => Promise<ApiResponse> = async () => response('Rossi');
-    const api = recordingOrganizations(client(() => next()), h.directory);
-    await api.send({ method: 'GET', path: '/api/configurazioni' });
+  it('learns the organization of a tenant\'s counted call (an error\'s included, the client fires both), and nothing from a call with no tenant', () => {
+    const counted = new Emitter<CountedCall>();
+    const h = new Harness(counted.event);
+    counted.fire({ request: { method: 'GET', path: '/api/configurazioni' }, usage: usage('Rossi') });
     assert.equal(h.changes.length, 0, 'no tenant: nothing to learn');
-    await api.send({ method: 'GET', path: '/efat/x', tenant: milano });
+    counted.fire({ request: { method: 'GET', path: '/efat/x', tenant: milano }, usage: usage('Rossi') });
     assert.equal(h.directory.organizationOf('t-mi'), 'Rossi');
-    next = async () => {
-      throw apiErrors.weeklyQuota('Verdi', { usage: usage('Verdi') });
-    };
-    await assert.rejects(api.send({ method: 'GET', path: '/efat/x', tenant: torino }), /weekly request limit/);
+    counted.fire({ request: { method: 'GET', path: '/efat/x', tenant: torino }, usage: usage('Verdi') });
     assert.equal(h.directory.organizationOf('t-to'), 'Verdi');
-    next = async () => response();
-    await api.send({ method: 'GET', path: '/efat/x', tenant: verdi });
     assert.equal(h.directory.organizationOf('t-vr'), undefined);
-    assert.deepEqual(await api.listTenants(), [milano]);
+    h.directory.dispose();
+    counted.fire({ request: { method: 'GET', path: '/efat/x', tenant: verdi }, usage: usage('Verdi') });
+    assert.equal(h.directory.organizationOf('t-vr'), undefined, 'a disposed directory no longer listens');
   });
 });

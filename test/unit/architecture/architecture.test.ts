@@ -1,6 +1,6 @@
 // The stated boundaries of src/, checked on every file so that they stay true (rules.ts says why each holds).
 import * as assert from 'node:assert/strict';
-import { configurationViolations, importViolations, lengthViolations, MAX_FUNCTION_LINES, staleExemptions } from './rules';
+import { configurationViolations, extensionContextViolations, importViolations, lengthViolations, MAX_FUNCTION_LINES, staleExemptions } from './rules';
 import { readFacts, sourceFiles } from './sourceFacts';
 
 describe('architecture of src/', () => {
@@ -18,6 +18,11 @@ describe('architecture of src/', () => {
 
   it('reads the editor configuration only in src/settings', () => {
     assert.deepEqual(configurationViolations(facts), []);
+  });
+
+  it('keeps the extension\'s context, and with it every environment\'s secrets, in the composition root', () => {
+    assert.ok(facts.some((file) => file.file === 'src/extension.ts' && file.extensionContextUses.length > 0), 'the composition root names no ExtensionContext: the reader is broken');
+    assert.deepEqual(extensionContextViolations(facts), []);
   });
 
   it(`has no function longer than ${MAX_FUNCTION_LINES} lines`, () => {

@@ -1,6 +1,6 @@
 // Each rule of the architecture test, broken once on purpose: the check must see it.
 import * as assert from 'node:assert/strict';
-import { configurationViolations, importViolations, LAYERS, lengthViolations, staleExemptions } from './rules';
+import { configurationViolations, extensionContextViolations, importViolations, LAYERS, lengthViolations, staleExemptions } from './rules';
 import { readFacts } from './sourceFacts';
 
 describe('architecture rules', () => {
@@ -15,7 +15,7 @@ describe('architecture rules', () => {
     ['src/views/x.ts', "import type { HistoryEntry } from '../commands/requestHistory';", /src\/views imports no layer above it/],
     ['src/views/x.ts', "import { registerWorkbenchCommands } from '../commands';", /src\/views imports no layer above it/],
     ['src/commands/x.ts', "import type { Views } from '../views';", undefined],
-    // The rules of issue 20, each broken once: the engine is plain Node below every front end, no import runs up.
+    // Each broken once: the engine is plain Node below every front end, no import runs up.
     ['src/engine/x.ts', "import * as vscode from 'vscode';", /src\/engine has no vscode/],
     ['src/engine/x.ts', "import { buildCurlCommand } from '../commands/curlCommand';", /src\/engine imports no layer above it/],
     ['src/engine/x.ts', "import { dataSelector } from '../views/responsePresentation';", /src\/engine imports no layer above it/],
@@ -26,17 +26,23 @@ describe('architecture rules', () => {
     ['src/settings/x.ts', "import { sanitizeThresholds } from '../views/quotaPresentation';", /src\/settings imports no layer above it/],
     ['src/common/x.ts', "import { activate } from '../extension';", /src\/common imports no layer above it/],
     ['src/requestFiles/vscode/x.ts', "import { callPlatform } from '../../engine/sender';", undefined],
-    // The runner (issue 22): plain Node over the engine, no editor front end, imported by nothing.
+    // The runner: plain Node over the engine, no editor front end, imported by nothing.
     ['src/cli/x.ts', "import * as vscode from 'vscode';", /src\/cli has no vscode/],
     ['src/cli/x.ts', "import { ResponseDocuments } from '../views/responseDocuments';", /src\/cli has no vscode and no editor front end/],
     ['src/cli/x.ts', "import { registerRequestFiles } from '../requestFiles/vscode/register';", /src\/cli has no vscode and no editor front end/],
     ['src/cli/x.ts', "import { RequestFileRunner } from '../engine/runner';", undefined],
     ['src/extension.ts', "import { runCli } from './cli/commands';", /src\/extension does not import src\/cli/],
     ['src/engine/x.ts', "import { runCli } from '../cli/commands';", /src\/engine imports no layer above it/],
-    // Issue 24: the Redis ledger stays below the local broker and the settings.
+    // The Redis ledger stays below the local broker and the settings.
     ['src/coordination/redis/x.ts', "import { openRuntimeDir } from '../runtimeDir';", /src\/coordination\/redis imports only/],
     ['src/coordination/redis/x.ts', "import { readLedgerUrl } from '../../settings/ledgerSettings';", /src\/coordination\/redis imports only/],
     ['src/coordination/redis/x.ts', "import { apiErrors } from '../../api/errors';", undefined],
+    // The webviews' scripts: browser code, joined to the extension by the messages' shapes only.
+    ['src/webview/x/main.ts', "import * as vscode from 'vscode';", /src\/webview runs in the browser/],
+    ['src/webview/x/main.ts', "import { randomBytes } from 'node:crypto';", /src\/webview runs in the browser/],
+    ['src/webview/x/main.ts', "import { ResponseDocuments } from '../../views/responseDocuments';", /src\/webview runs in the browser/],
+    ['src/webview/x/main.ts', "import type { TableFrame } from '../../views/table/tableProtocol';", undefined],
+    ['src/views/table/x.ts', "import { Grid } from '../../webview/table/grid';", /nothing imports src\/webview/],
     ['src/api/x.ts', "// import * as vscode from 'vscode';\nconst s = \"import 'vscode'\";", undefined],
   ];
   for (const [file, text, expected] of cases) {
@@ -71,6 +77,22 @@ describe('architecture rules', () => {
     assert.deepEqual(configurationViolations([readFacts('src/settings/x.ts', read)]), []);
     const mention = "/** refreshed on onDidChangeConfiguration */\nconst s = 'getConfiguration';";
     assert.deepEqual(configurationViolations([readFacts('src/api/x.ts', mention)]), []);
+  });
+
+  it('refuses the extension\'s context outside the composition root, in any spelling, and only a real one', () => {
+    const uses = [
+      "export function register(context: vscode.ExtensionContext) {\n  return context.secrets;\n}",
+      "import type { ExtensionContext } from 'vscode';",
+      "type Storage = Pick<import('vscode').ExtensionContext, 'secrets'>;",
+    ];
+    for (const text of uses) {
+      const found = extensionContextViolations([readFacts('src/requestFiles/vscode/x.ts', text)]);
+      assert.equal(found.length, 1, text);
+      assert.match(found[0], /^src\/requestFiles\/vscode\/x.ts:1 names ExtensionContext: only src\/extension.ts holds/);
+    }
+    assert.deepEqual(extensionContextViolations([readFacts('src/extension.ts', uses[0])]), []);
+    const mention = "/** not the ExtensionContext */\nconst s = 'ExtensionContext';";
+    assert.deepEqual(extensionContextViolations([readFacts('src/views/x.ts', mention)]), []);
   });
 
   it('measures every kind of function and refuses one longer than the limit', () => {

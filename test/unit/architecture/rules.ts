@@ -22,6 +22,7 @@ const under = (folder: string) => (file: string) => file === folder || file.star
 export const LAYERS: ReadonlyArray<{ folder: string; why: string }> = [
   { folder: 'src/common', why: 'small shared interfaces every layer uses' },
   { folder: 'src/api', why: 'the client, the tenant directory and resolver, the header policy: any front end needs them, and they need no sign-in code (the token source is an interface in src/common)' },
+  { folder: 'src/catalog', why: 'the OpenAPI catalogues in plain Node (reading, references, operations, the routes they imply, schema checks): the settings, the engine and every front end read them; they need only src/api\'s route types and header policy' },
   { folder: 'src/settings', why: 'reads the configuration into the shapes the layers above take' },
   { folder: 'src/auth', why: 'sign-in, configured by src/settings, giving tokens to the client through src/common\'s interface' },
   { folder: 'src/coordination', why: 'shares the sessions and the rate-limit ledger of src/auth and src/api between windows' },
@@ -44,6 +45,15 @@ function layerRules(): ImportRule[] {
   });
 }
 
+/** What a webview's script may import from the extension's side: the messages, their texts, the chart's frame. */
+const WEBVIEW_SHAPES = [
+  'src/views/table/tableProtocol',
+  'src/views/table/tableStrings',
+  'src/views/usage/usageProtocol',
+  'src/views/usage/usageView',
+  'src/views/usage/usageChart',
+];
+
 export const IMPORT_RULES: readonly ImportRule[] = [
   {
     name: 'src/api has no vscode',
@@ -61,6 +71,12 @@ export const IMPORT_RULES: readonly ImportRule[] = [
     name: 'src/auth has no vscode outside src/auth/vscode',
     why: 'sign-in logic is tested in plain Node; only the provider, the sign-in UI and their registration touch the editor',
     covers: (file) => under('src/auth')(file) && !under('src/auth/vscode')(file),
+    forbids: (target) => target === 'vscode',
+  },
+  {
+    name: 'src/catalog has no vscode',
+    why: 'the catalogues are read, matched and checked in plain Node: the command line uses them too',
+    covers: under('src/catalog'),
     forbids: (target) => target === 'vscode',
   },
   {
@@ -87,6 +103,21 @@ export const IMPORT_RULES: readonly ImportRule[] = [
     covers: under('src/coordination/redis'),
     forbids: (target) => target === 'vscode' || (target.startsWith('src/') && !['src/api', 'src/common', 'src/coordination/redis'].some((folder) => under(folder)(target))),
   },
+  {
+    name: 'src/webview runs in the browser: no vscode, no Node, nothing of the extension but the shapes of its messages',
+    why: 'a webview page is bundled alone into dist/webview/ and talks to the extension only by messages: it may import the pure modules that describe them (WEBVIEW_SHAPES) and nothing that needs the extension host',
+    covers: under('src/webview'),
+    forbids: (target) =>
+      target === 'vscode' ||
+      target.startsWith('node:') ||
+      (target.startsWith('src/') && !under('src/webview')(target) && !WEBVIEW_SHAPES.includes(target)),
+  },
+  {
+    name: 'nothing imports src/webview',
+    why: 'the webviews\' scripts run in their pages, never in the extension host',
+    covers: (file) => !under('src/webview')(file),
+    forbids: (target) => under('src/webview')(target),
+  },
   ...layerRules(),
 ];
 
@@ -111,6 +142,23 @@ export function configurationViolations(facts: readonly SourceFacts[]): string[]
     .filter(({ file }) => !file.startsWith('src/settings/'))
     .flatMap(({ file, configurationUses }) =>
       configurationUses.map(({ name, line }) => `${file}:${line} uses ${name}: only src/settings reads settings (every setting is read in one place)`),
+    );
+}
+
+/** The composition root: the one file that holds the extension's context. */
+export const COMPOSITION_ROOT = 'src/extension.ts';
+
+/**
+ * The extension's context holds the secret storage of every environment: a part that had it could
+ * store a secret outside its environment's namespace, or keep one that crosses to another's hosts.
+ * Only the composition root names it; the parts get an EnvironmentScope (src/settings/environmentScope.ts)
+ * or the pieces they need (subscriptions, the extension's folder).
+ */
+export function extensionContextViolations(facts: readonly SourceFacts[]): string[] {
+  return facts
+    .filter(({ file }) => file !== COMPOSITION_ROOT)
+    .flatMap(({ file, extensionContextUses }) =>
+      extensionContextUses.map((line) => `${file}:${line} names ExtensionContext: only ${COMPOSITION_ROOT} holds the extension's context (its secrets are every environment's); take an EnvironmentScope`),
     );
 }
 

@@ -28,6 +28,8 @@ export interface SourceFacts {
   functions: FunctionFact[];
   /** Uses of the editor's configuration API (`workspace.getConfiguration(...)`, `event.affectsConfiguration(...)`). */
   configurationUses: Array<{ name: string; line: number }>;
+  /** Lines that name vscode's ExtensionContext (a type, an import, a qualified name). */
+  extensionContextUses: number[];
 }
 
 /** The editor's configuration API: only src/settings may use it. */
@@ -54,6 +56,7 @@ export function readFacts(file: string, text = fs.readFileSync(path.join(repoRoo
   const imports: ImportFact[] = [];
   const functions: FunctionFact[] = [];
   const configurationUses: SourceFacts['configurationUses'] = [];
+  const extensionContextUses: number[] = [];
   const addImport = (literal: ts.Expression | undefined, node: ts.Node) => {
     if (!literal || !ts.isStringLiteralLike(literal)) return;
     imports.push({ specifier: literal.text, target: resolveTarget(file, literal.text), line: lineOf(node.getStart(source)) });
@@ -70,6 +73,7 @@ export function readFacts(file: string, text = fs.readFileSync(path.join(repoRoo
     if (ts.isPropertyAccessExpression(node) && CONFIGURATION_API.has(node.name.text)) {
       configurationUses.push({ name: node.name.text, line: lineOf(node.name.getStart(source)) });
     }
+    if (ts.isIdentifier(node) && node.text === 'ExtensionContext') extensionContextUses.push(lineOf(node.getStart(source)));
     if (isFunctionWithBody(node)) {
       const first = lineOf(node.getStart(source));
       functions.push({ name: functionName(node), line: first, lines: lineOf(node.getEnd()) - first + 1 });
@@ -77,7 +81,7 @@ export function readFacts(file: string, text = fs.readFileSync(path.join(repoRoo
     ts.forEachChild(node, visit);
   };
   visit(source);
-  return { file, imports, functions, configurationUses };
+  return { file, imports, functions, configurationUses, extensionContextUses };
 }
 
 function isRequire(expression: ts.Expression): boolean {

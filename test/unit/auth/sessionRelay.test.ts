@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { SessionRelay, type RelayedSessions } from '../../../src/auth/sessionRelay';
-import { laterSession, nextOrder, type StoredSession } from '../../../src/auth/sessionStore';
+import { compareSessions, laterSession, nextOrder, SessionStore, type StoredSession } from '../../../src/auth/sessionStore';
 import { Emitter } from '../../../src/common/event';
 import { recordingLogger, session } from './fakes';
 
@@ -13,7 +13,10 @@ function relayOver(held: StoredSession[], options: { peers?: boolean; sync?: () 
   const sessions: RelayedSessions = {
     known: (id) => memory.get(id),
     adopt: (value) => void memory.set(value.account.id, value),
-    readStored: async (id) => storage.get(id) ?? null,
+    readStored: async (id) => {
+      const session = storage.get(id);
+      return session ? { kind: 'found', session } : { kind: 'gone' };
+    },
     write: async (value) => void storage.set(value.account.id, value),
     logger: recordingLogger(),
   };
@@ -67,6 +70,36 @@ describe('session relay (sessions handed between windows)', () => {
     assert.ok(laterSession(signedInElsewhere, refreshedBehind), 'a sign-in that knew nothing of ours, later in time');
     const legacy = session('u1', { accessToken: 'at-0', updatedAt: now - 1000 });
     assert.ok(laterSession(held, legacy), 'a record without order counts its updatedAt');
+  });
+
+  it('says in one rule how a session stands to the one held: the same tokens, newer (other tokens, not earlier), or older', () => {
+    const held = session('u1', { order: 5, updatedAt: 5 });
+    assert.equal(compareSessions({ ...held, account: { ...held.account, label: 'renamed' } }, held), 'same');
+    assert.equal(compareSessions(session('u1', { accessToken: 'at-2', order: 6 }), held), 'newer');
+    assert.equal(compareSessions(session('u1', { refreshToken: 'rt-2', order: 5, updatedAt: 5 }), held), 'newer', 'a tie is not earlier');
+    assert.equal(compareSessions(session('u1', { accessToken: 'at-0', order: 4 }), held), 'older');
+  });
+
+  it('reads a stored session as found, gone or unreadable (a storage error is no sign-out)', async () => {
+    const values = new Map<string, string>();
+    let failing = false;
+    const secrets = {
+      get: async (key: string) => {
+        if (failing) throw new Error('keychain locked');
+        return values.get(key);
+      },
+      store: async (key: string, value: string) => void values.set(key, value),
+      delete: async (key: string) => void values.delete(key),
+      onDidChange: new Emitter<{ key: string }>().event,
+    };
+    const logger = recordingLogger();
+    const store = new SessionStore(secrets, logger);
+    assert.deepEqual(await store.lookup('u1'), { kind: 'gone' });
+    await store.write(session('u1'));
+    assert.equal((await store.lookup('u1')).kind, 'found');
+    failing = true;
+    assert.deepEqual(await store.lookup('u1'), { kind: 'unreadable' });
+    assert.match(logger.lines.join('\n'), /keychain locked/);
   });
 
   it('sync: the session another window handed on before the broker answered, or the one held; none once signed out', async () => {

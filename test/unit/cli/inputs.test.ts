@@ -39,6 +39,7 @@ describe('tenant-api inputs', () => {
   it('reads JSONC: comments and trailing commas, never inside strings', () => {
     assert.deepEqual(parseJsonc('{ "a": "// no", "b": "/* no */", /* c */ "c": [1, 2,], }'), { a: '// no', b: '/* no */', c: [1, 2] });
     assert.throws(() => parseJsonc('{ "a": }'));
+    assert.throws(() => parseJsonc('\uFEFF{\n  "a": 1\n  "b": 2 }'), /comma expected at line 3, column 3/);
   });
 
   it('reads the environment named, as the extension would (overlay, trailing slash, variables as text), from a subfolder too', () => {
@@ -104,13 +105,16 @@ describe('tenant-api inputs', () => {
     fs.rmSync(file);
   });
 
-  it('guards the quota: refuses to start or to make the next call below --keep-quota, and stops at --max-calls', () => {
+  it('guards the quota per organization: refuses to start or to make the next call below --keep-quota, and stops at --max-calls', () => {
     const reading = { organization: 'Rossi', module: 'efat', used: 900, limit: 1000, seenAt: 0 };
-    assert.equal(startRefusal([reading], new Map([['efat', 50]]), { keepQuotaPercent: 5 }), undefined);
-    assert.match(startRefusal([reading], new Map([['efat', 51]]), { keepQuotaPercent: 5 })!, /leave 4\.9 % of Rossi's weekly quota \(900 of 1000 used\)/);
-    assert.equal(startRefusal([reading], new Map([['core', 500]]), { keepQuotaPercent: 5 }), undefined, 'another module counts against another key');
-    assert.equal(nextCallRefusal([reading], 'efat', 3, { keepQuotaPercent: 9.9 }), undefined);
-    assert.match(nextCallRefusal([reading], 'efat', 3, { keepQuotaPercent: 10 })!, /quota guard/);
+    const bianchi = { organization: 'Bianchi', module: 'efat', used: 10, limit: 1000, seenAt: 0 };
+    assert.equal(startRefusal([reading, bianchi], new Map([['Rossi', 50]]), { keepQuotaPercent: 5 }), undefined);
+    assert.match(startRefusal([reading, bianchi], new Map([['Rossi', 51]]), { keepQuotaPercent: 5 })!, /leave 4\.9 % of Rossi's weekly quota \(900 of 1000 used\)/);
+    assert.equal(startRefusal([reading, bianchi], new Map([['Bianchi', 500]]), { keepQuotaPercent: 5 }), undefined, 'another organization has its own quota, the same module or not');
+    assert.match(startRefusal([reading, bianchi], new Map([['Bianchi', 500], ['Rossi', 60]]), { keepQuotaPercent: 5 })!, /of Rossi's/);
+    assert.equal(nextCallRefusal([reading], 'Rossi', 3, { keepQuotaPercent: 9.9 }), undefined);
+    assert.match(nextCallRefusal([reading], 'Rossi', 3, { keepQuotaPercent: 10 })!, /quota guard/);
+    assert.equal(nextCallRefusal([reading], 'Bianchi', 3, { keepQuotaPercent: 10 }), undefined, 'an organization with no reading is not guessed');
     assert.match(nextCallRefusal([], undefined, 2, { maxCalls: 2 })!, /--max-calls 2: 2 call\(s\) made/);
     assert.equal(nextCallRefusal([], undefined, 1, { maxCalls: 2 }), undefined);
   });

@@ -7,14 +7,18 @@ describe('tenant-api command line', () => {
     const args = parseArguments([
       'run', 'a.http', 'tests/**/*.http', '--env', 'Sandbox', '--tenant=RC-MI', '--reporter', 'junit=out/j.xml', '--reporter=json=out/r.json',
       '--bail', '--timeout', '2.5', '--max-calls=10', '--keep-quota', '20', '--quiet', '--grant', 'password', '--secret-stdin', '--workspace', 'ws',
-      '--ledger', 'redis://127.0.0.1:6379/0', '--ledger-fallback=local',
+      '--ledger', 'redis://127.0.0.1:6379/0', '--ledger-fallback=local', '--data', 'rows.csv', '--tag', 'smoke,slow', '--tag=nightly', '--name', '^conf',
+      '--reporter', 'html=out/r.html', '--reporter=markdown=out/r.md',
     ]);
     assert.deepEqual(args, {
       command: 'run',
       files: ['a.http', 'tests/**/*.http'],
       env: 'Sandbox',
       tenant: 'RC-MI',
-      reporters: [{ kind: 'junit', path: 'out/j.xml' }, { kind: 'json', path: 'out/r.json' }],
+      data: 'rows.csv',
+      tags: ['smoke', 'slow', 'nightly'],
+      name: '^conf',
+      reporters: [{ kind: 'junit', path: 'out/j.xml' }, { kind: 'json', path: 'out/r.json' }, { kind: 'html', path: 'out/r.html' }, { kind: 'markdown', path: 'out/r.md' }],
       bail: true,
       timeoutSeconds: 2.5,
       maxCalls: 10,
@@ -26,6 +30,7 @@ describe('tenant-api command line', () => {
       workspace: 'ws',
       ledger: 'redis://127.0.0.1:6379/0',
       ledgerFallback: 'local',
+      force: false,
     });
     assert.equal(parseArguments(['run', 'a.http']).ledgerFallback, 'fail', 'Redis unreachable stops the run unless asked otherwise');
     assert.throws(() => parseArguments(['run', 'a.http', '--ledger-fallback', 'maybe']), /--ledger-fallback takes fail, local/);
@@ -47,7 +52,10 @@ describe('tenant-api command line', () => {
     [['run', 'a.http', '--max-calls', '1.5'], /--max-calls needs a whole number, got "1.5"/],
     [['run', 'a.http', '--keep-quota', '120'], /--keep-quota needs a number, got "120". It goes from 0 to 100\./],
     [['run', 'a.http', '--timeout', '0'], /--timeout needs a number/],
-    [['run', 'a.http', '--reporter', 'html=x'], /--reporter takes junit=PATH or json=PATH/],
+    [['run', 'a.http', '--timeout', '0.5'], /--timeout needs a number, got "0.5". It goes from 1 to 3600\./],
+    [['run', 'a.http', '--timeout', '3601'], /It goes from 1 to 3600\./],
+    [['run', 'a.http', '--reporter', 'pdf=x'], /--reporter takes junit=PATH, json=PATH, html=PATH or markdown=PATH/],
+    [['run', 'a.http', '--name', '(unclosed'], /--name takes a regular expression/],
     [['run', 'a.http', '--grant', 'implicit'], /--grant takes client_credentials, password, device/],
     [['run', 'a.http', '--bail=yes'], /--bail takes no value/],
     [['login', '--tenant', 'x'], /Unknown option --tenant for "login"/],

@@ -8,6 +8,9 @@ import { registerSecret } from '../../../src/common/redact';
 import type { AssertionResult } from '../../../src/engine/assertions/evaluateAssertion';
 import type { RunOutcome } from '../../../src/engine/runner';
 import { elements, parseXml, xmllint } from '../../helpers/xmlCheck';
+import { junitSchemaErrors, markdownTables, readHtml } from '../../helpers/reportReaders';
+import { htmlReport } from '../../../src/cli/htmlReport';
+import { markdownReport } from '../../../src/cli/markdownReport';
 
 const assertion = (passed: boolean, text = '?? status == 200', actual = '200'): AssertionResult => ({
   line: 3,
@@ -124,5 +127,64 @@ describe('tenant-api reports', () => {
     assert.equal(parsed.startedAt, '2026-11-25T00:00:00.000Z');
     assert.deepEqual(parsed.files.map((file: { file: string; total: number }) => [file.file, file.total]), [['tests/one.http', 3], ['tests/two.http', 1]]);
     assert.equal(parsed.files[0].requests[1].assertions[1].actual, '<none>');
+  });
+});
+
+describe('tenant-api reports of a matrix', () => {
+  const matrix: RunReport = {
+    ...run,
+    tenants: ['RC-MI', 'BA-PR'],
+    data: { file: 'rows.csv', rows: 2 },
+    quota: [{ organization: 'ROSSI', calls: 3, used: 40, limit: 10000 }, { organization: 'BIANCHI', calls: 1 }],
+    statistics: { calls: 5, retries: 1, rateLimitWaits: 2, rateLimitWaitMs: 800, answers429: 1 },
+    files: [
+      {
+        file: 'm.http',
+        timeMs: 900,
+        requests: [
+          request('ditte', 'passed', { tenant: 'RC-MI', row: { number: 1, label: 'small | pipe' } }),
+          request('ditte', 'skipped', { tenant: 'BA-PR', row: { number: 1 }, status: undefined, reason: 'No licence key of the module "efat" for the tenant BA-PR: set TENANT_API_KEY_EFAT_BIANCHI' }),
+          request('conf', 'assertionFailed', { tenant: 'RC-MI', row: { number: 2 }, assertions: [assertion(false, '?? body $.a == <b>', 'x\ny')] }),
+        ],
+      },
+    ],
+  };
+
+  it('JUnit: one case per request x tenant x row named with both, a skipped tenant with its reason, the figures as properties, valid against the schema', async () => {
+    const xml = junitXml(matrix);
+    assert.deepEqual(await junitSchemaErrors(xml), []);
+    assert.notDeepEqual(await junitSchemaErrors(xml.replace('<properties>', '<properties extra="1">')), [], 'the schema is strict');
+    const root = parseXml(xml);
+    assert.deepEqual(elements(root, 'testcase').map((testcase) => testcase.attributes.name.split(':')[0]), ['ditte [RC-MI] #1 small | pipe', 'ditte [BA-PR] #1', 'conf [RC-MI] #2']);
+    assert.match(elements(root, 'skipped')[0].attributes.message, /TENANT_API_KEY_EFAT_BIANCHI/);
+    const properties = Object.fromEntries(elements(root, 'property').map((property) => [property.attributes.name, property.attributes.value]));
+    assert.equal(properties['quota.ROSSI'], '3 calls, 40/10000 this week');
+    assert.equal(properties['quota.BIANCHI'], '1 calls');
+    assert.equal(properties['client.answers429'], '1');
+    assert.equal(properties.data, 'rows.csv (2 rows)');
+  });
+
+  it('Markdown: the figures, then every case, failures first, cells that never break the table', () => {
+    const [figures, cases] = markdownTables(markdownReport(matrix, 'assertionFailed'));
+    assert.ok(figures.some((row) => row.Figure === 'tenants' && row.Value === 'RC-MI, BA-PR'));
+    assert.deepEqual(cases.map((row) => [row.Result, row.Request, row.Tenant, row.Row]), [
+      ['❌ failed', 'conf', 'RC-MI', '2'],
+      ['⏭️ skipped', 'ditte', 'BA-PR', '1'],
+      ['✅ passed', 'ditte', 'RC-MI', '1 small | pipe'],
+    ]);
+    assert.equal(cases[0].Details, '?? body $.a == &lt;b&gt;: expected 200, found x<br>y');
+  });
+
+  it('HTML: a document with no parse error and nothing from outside, failures first, a filter per result and per tenant', () => {
+    const html = readHtml(htmlReport(matrix, 'assertionFailed'));
+    assert.deepEqual(html.errors, []);
+    assert.deepEqual(html.externalReferences, []);
+    const classes = html.elements.filter((element) => element.tagName === 'tr').map((element) => element.attrs.find((attribute) => attribute.name === 'class')?.value).filter(Boolean);
+    assert.deepEqual(classes, ['failed t-0', 'skipped t-1', 'passed t-0']);
+    assert.deepEqual(html.elements.filter((element) => element.tagName === 'input').map((element) => element.attrs.find((attribute) => attribute.name === 'id')?.value), ['v-all', 'v-failed', 'v-skipped', 'v-passed', 't-all', 't-0', 't-1']);
+    const style = html.elements.find((element) => element.tagName === 'style')!;
+    assert.match((style.childNodes[0] as unknown as { value: string }).value, /#t-1:checked~table\.cases tbody tr:not\(\.t-1\)/);
+    assert.match(html.text, /BIANCHI/);
+    assert.ok(readHtml(htmlReport(matrix, 'passed').replace('</head>', '<script src="x.js"></script></head>')).externalReferences.length > 0, 'the reader sees a script');
   });
 });

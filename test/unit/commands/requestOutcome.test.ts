@@ -47,6 +47,8 @@ describe('request outcome', () => {
     [apiErrors.invalidRequest('no base URL'), ['Open Settings -> workbench.action.openSettings(tenantApi)'], undefined, true],
     [apiErrors.rateLimit('second', details), ['Retry -> resend{}'], undefined, true],
     [apiErrors.network('reset', details), ['Retry -> resend{}'], undefined, true],
+    [apiErrors.proxy('The proxy http://proxy.corp:3128 could not be reached.', details), ['Open Settings -> workbench.action.openSettings(http.proxy)'], undefined, true],
+    [apiErrors.certificate('The certificate of c1.example.com is not trusted.', details), ['Open Settings -> workbench.action.openSettings(http.systemCertificates)'], undefined, true],
     [apiErrors.timeout(30, details), ['Retry -> resend{}'], undefined, true],
     [apiErrors.queueFull(1000), ['Retry -> resend{}'], undefined, true],
     [apiErrors.tenantRequired('/efat/x'), [], undefined, true],

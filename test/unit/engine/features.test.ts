@@ -49,7 +49,7 @@ describe('engine/diagnostics', () => {
         'FETCH /api/x',
       ]),
       [
-        '13:0-12:parse:error',
+        '13:0-5:unknownMethod:error',
         '1:0-26:noRoute:error',
         '2:0-16:credentialHeader:warning',
         '0:0-12:unknownTenant:warning',
@@ -95,8 +95,17 @@ describe('engine/completionContext', () => {
     assert.deepEqual(at(1), { kind: 'tenant', prefix: 'R' });
     assert.deepEqual(completionSpot(file, 'GE', 2, 2), { kind: 'method', prefix: 'GE' });
     assert.deepEqual(completionSpot(parseRequestFile('GET /ef'), 'GET /ef', 0, 7), { kind: 'path', prefix: '/ef' });
-    assert.deepEqual(completionSpot(parseRequestFile('GET /x\nAcc'), 'Acc', 1, 3), { kind: 'header', prefix: 'Acc' });
+    assert.deepEqual(completionSpot(parseRequestFile('GET /x\nAcc'), 'Acc', 1, 3), { kind: 'header', prefix: 'Acc', request: { method: 'GET', url: '/x' } });
     assert.deepEqual(at(6), { kind: 'variable', prefix: 'lo' });
     assert.deepEqual(completionSpot(parseRequestFile('GET /x\n\n{"a": 1'), '{"a": 1', 2, 7), { kind: 'none', prefix: '' });
+  });
+  it('knows the query names and the empty body of a request, for its catalogue', () => {
+    assert.deepEqual(completionSpot(parseRequestFile('GET /pets?li'), 'GET /pets?li', 0, 12), { kind: 'query', prefix: 'li', request: { method: 'GET', url: '/pets?li' } });
+    assert.deepEqual(completionSpot(parseRequestFile('GET /pets?a=1&'), 'GET /pets?a=1&', 0, 14), { kind: 'query', prefix: '', request: { method: 'GET', url: '/pets?a=1&' } });
+    const continued = parseRequestFile('GET /pets\n  &li');
+    assert.deepEqual(completionSpot(continued, '  &li', 1, 5), { kind: 'query', prefix: 'li', request: { method: 'GET', url: '/pets&li' } });
+    const body = parseRequestFile('POST /pets\nContent-Type: application/json\n\n');
+    assert.deepEqual(completionSpot(body, '', 3, 0), { kind: 'body', prefix: '', request: { method: 'POST', url: '/pets' } });
+    assert.deepEqual(completionSpot(parseRequestFile('GET /x\n?? status == 200'), '?? sta', 1, 6).kind, 'assertionSubject');
   });
 });

@@ -221,6 +221,114 @@ const cases: Case[] = [
     ],
     problems: ['0:scriptNotRun', '8:scriptNotRun', '11:scriptNotRun', '12:scriptNotRun', '16:scriptNotRun'],
   },
+  // What other clients' files hold (REST Client, httpYac, the JetBrains client, Kulala), in our own words.
+  {
+    name: 'comment lines inside a body are left out of it, and a comment after a GET is no body',
+    text: [
+      'POST /api/ordini',
+      'Content-Type: application/json',
+      '',
+      '// NuovoOrdine',
+      '{',
+      '  # the customer',
+      '  "cliente": 7',
+      '}',
+      '###',
+      'GET /api/ordini/7',
+      '',
+      '# then delete it',
+      '',
+    ].join('\n'),
+    requests: [
+      { method: 'POST', url: '/api/ordini', headers: [['Content-Type', 'application/json']], body: '{\n  "cliente": 7\n}' },
+      { method: 'GET', url: '/api/ordini/7' },
+    ],
+  },
+  {
+    name: 'a pre-request script file above the request line is set aside, and the request is read',
+    text: ['< {%', '  request.variables.set("x", 1);', '%}', '< ./scripts/before.js', '# @name ordini', 'POST /api/ordini HTTP/1.1', 'Accept: application/json', '', '{"a": 1}', '', '> ./scripts/after.js'].join('\n'),
+    requests: [{ method: 'POST', url: '/api/ordini', name: 'ordini', headers: [['Accept', 'application/json']], body: '{"a": 1}', requestLine: 5 }],
+    problems: ['0:scriptNotRun', '10:scriptNotRun', '3:scriptNotRun'],
+  },
+  {
+    name: 'continuation lines are joined before the HTTP version is taken off the end',
+    text: ['GET /api/ordini', '  ?cliente=7', '  &stato=aperto HTTP/1.1', 'Accept: application/json', '###', 'GET https://example.com', '  /v1/items', '  ?page=2 HTTP/2'].join('\n'),
+    requests: [
+      { method: 'GET', url: '/api/ordini?cliente=7&stato=aperto', headers: [['Accept', 'application/json']] },
+      { method: 'GET', url: 'https://example.com/v1/items?page=2' },
+    ],
+  },
+  {
+    name: 'the text after ### names the request below it; # @name wins; a line of signs names nothing',
+    text: ['### Elenco ordini', 'GET /api/ordini', '###   login  ', 'POST /auth', '### Ignored title', '# @name dettaglio', 'GET /api/ordini/{{login.response.body.$.id}}', '### ------', 'GET /api/altro'].join('\n'),
+    requests: [
+      { method: 'GET', url: '/api/ordini', name: 'Elenco ordini' },
+      { method: 'POST', url: '/auth', name: 'login' },
+      { method: 'GET', url: '/api/ordini/{{login.response.body.$.id}}', name: 'dettaglio' },
+      { method: 'GET', url: '/api/altro', name: undefined },
+    ],
+  },
+  {
+    name: 'a title used twice is a duplicate name at its ### line',
+    text: ['### ordini', 'GET /a', '### ordini', 'GET /b'].join('\n'),
+    requests: [
+      { method: 'GET', url: '/a', name: 'ordini' },
+      { method: 'GET', url: '/b', name: 'ordini' },
+    ],
+    problems: ['2:duplicateName'],
+  },
+  {
+    name: 'request lines without ### between them are requests of their own, each said at its line',
+    text: [
+      '@host = http://localhost:8080',
+      'GET {{host}}/health',
+      'GET {{host}}/info',
+      'Accept: text/plain',
+      '',
+      '# @name create',
+      'POST {{host}}/items',
+      'Content-Type: application/json',
+      '',
+      '{"a": 1}',
+      '',
+      '?? status == 201',
+      '',
+      'DELETE {{host}}/items/1',
+    ].join('\n'),
+    requests: [
+      { method: 'GET', url: '{{host}}/health', requestLine: 1 },
+      { method: 'GET', url: '{{host}}/info', headers: [['Accept', 'text/plain']], requestLine: 2 },
+      { method: 'POST', url: '{{host}}/items', name: 'create', body: '{"a": 1}', requestLine: 6, assertions: [11] },
+      { method: 'DELETE', url: '{{host}}/items/1', requestLine: 13 },
+    ],
+    variables: [['host', 'http://localhost:8080']],
+    problems: ['2:missingSeparator', '6:missingSeparator', '13:missingSeparator'],
+  },
+  {
+    name: 'a line in a body that merely mentions a method is body text',
+    text: ['POST /api/note', 'Content-Type: text/plain', '', 'Remember to', 'GET /api/ordini', 'later.'].join('\n'),
+    requests: [{ method: 'POST', url: '/api/note', body: 'Remember to\nGET /api/ordini\nlater.' }],
+  },
+  {
+    name: 'an unknown method is named as such, never read as a GET of the whole line',
+    text: ['GETT /v10/user-tenants', '###', 'Gett https://example.com/x HTTP/1.1', '###', 'POSTT v10/x', '###', 'Some words here'].join('\n'),
+    requests: [
+      { method: 'GETT', url: '/v10/user-tenants' },
+      { method: 'GETT', url: 'https://example.com/x' },
+      { method: 'POSTT', url: 'v10/x' },
+      { method: 'GET', url: 'Some words here' },
+    ],
+    problems: ['0:unknownMethod', '2:unknownMethod', '4:unknownMethod'],
+  },
+  {
+    name: 'a cURL command over several lines is one problem, and the request after it is read',
+    text: ["curl -X POST 'https://example.com/x' \\", "  -H 'Accept: application/json' \\", "  -d '{", '  "a": 1', "}'", '', 'GET /api/y'].join('\n'),
+    requests: [
+      { method: 'GET', url: '' },
+      { method: 'GET', url: '/api/y', requestLine: 6 },
+    ],
+    problems: ['0:curlNotSupported', '6:missingSeparator'],
+  },
 ];
 
 function check(file: ParsedFile, expected: Case): void {
@@ -229,7 +337,7 @@ function check(file: ParsedFile, expected: Case): void {
     const got = file.requests[index];
     assert.equal(got.method, want.method, `method of ${index}`);
     assert.equal(got.url, want.url, `url of ${index}`);
-    if ('name' in want) assert.equal(got.name, want.name);
+    if ('name' in want) assert.equal(got.name, want.name, `name of ${index}`);
     if (want.tenant !== undefined) assert.equal(tenantOf(file, got), want.tenant);
     if (want.requestLine !== undefined) assert.equal(got.requestLine, want.requestLine);
     if (want.headers) assert.deepEqual(got.headers.map((header) => [header.name, header.value]), want.headers);

@@ -75,6 +75,46 @@ describe('requestFiles/quickFixes', () => {
     assert.equal(parseRequestFile(after).requests[1].name, 'b', 'the request keeps its name');
   });
 
+  it('names an unknown method as such and changes it to the closest one', () => {
+    const text = ['@tenant = RC-MI', '  GETT /v10/user-tenants HTTP/1.1', 'Accept: application/json'].join('\n');
+    const [diagnostic] = diagnose(text).filter((item) => item.code === 'unknownMethod');
+    assert.equal(diagnostic.message, 'Unknown method "GETT": did you mean GET? The request line is METHOD URL.');
+    assert.deepEqual([diagnostic.line, diagnostic.start, diagnostic.end, diagnostic.severity], [1, 2, 6, 'error']);
+    const [fix] = fixesOf(text, 'unknownMethod');
+    assert.equal(fix.title, 'Change GETT to GET');
+    const after = edited(text, fix);
+    assert.equal(after.split('\n')[1], '  GET /v10/user-tenants HTTP/1.1');
+    assert.deepEqual(diagnose(after).filter((item) => item.code === 'unknownMethod'), []);
+    // A word far from every method gets the list, and no fix.
+    const far = 'FROBNICATE /v10/user-tenants';
+    assert.match(diagnose(far)[0].message, /^Unknown method "FROBNICATE": the request line is METHOD URL, with GET, POST/);
+    assert.deepEqual(fixesOf(far, 'unknownMethod'), []);
+  });
+
+  it('inserts the missing ### above a request that follows another, its comments and variables included', () => {
+    const text = ['GET /v10/user-tenants', '', '# the configuration', '# @name conf', 'GET /api/configurazioni'].join('\n');
+    const [diagnostic] = diagnose(text).filter((item) => item.code === 'missingSeparator');
+    assert.deepEqual([diagnostic.line, diagnostic.severity], [4, 'warning']);
+    const [fix] = fixesOf(text, 'missingSeparator');
+    const after = edited(text, fix);
+    assert.equal(after, ['GET /v10/user-tenants', '', '###', '# the configuration', '# @name conf', 'GET /api/configurazioni'].join('\n'));
+    assert.deepEqual(diagnose(after).filter((item) => item.code === 'missingSeparator'), []);
+    assert.equal(parseRequestFile(after).requests[1].name, 'conf');
+  });
+
+  it('converts a cURL command written where a request line goes, its continuation lines included, and says what it dropped', () => {
+    const text = ['# @name conf', "curl 'https://api.example.com/api/configurazioni?pagina=1' \\", "  -H 'Accept: application/json' \\", "  -H 'Authorization: Bearer abc'", '', '###', 'GET /v10/user-tenants'].join('\n');
+    const [diagnostic] = diagnose(text).filter((item) => item.code === 'curlCommand');
+    assert.deepEqual([diagnostic.line, diagnostic.severity], [1, 'error']);
+    const [fix] = fixesOf(text, 'curlCommand');
+    assert.equal(fix.title, 'Convert the cURL command to a request');
+    const after = edited(text, fix);
+    assert.equal(after, ['# @name conf', 'GET https://api.example.com/api/configurazioni?pagina=1', 'Accept: application/json', '', '###', 'GET /v10/user-tenants'].join('\n'));
+    assert.deepEqual((fix as Extract<QuickFix, { kind: 'edit' }>).notes, ['The header Authorization was dropped: the extension signs in and adds the token, licence key and tenant itself.']);
+    assert.equal(parseRequestFile(after).requests[0].name, 'conf');
+    assert.deepEqual(diagnose(after).filter((item) => item.code === 'curlCommand'), []);
+  });
+
   it('offers one of the user\'s tenants in place of an unknown one: the metadata, the variable, or a new line', () => {
     const metadata = '# @tenant XX-YY\nGET /efat/api/v1/ditte';
     const [fix] = fixesOf(metadata, 'unknownTenant');

@@ -9,6 +9,7 @@ import { prepareRequest } from '../../../src/engine/prepare';
 import { RequestFileRunner, describeError, outcomeSelector, summarize, type RunOutcome } from '../../../src/engine/runner';
 import { callPlatform } from '../../../src/engine/sender';
 import { defaultSystemContext } from '../../../src/engine/systemVariables';
+import type { FileEnvironment } from '../../../src/settings/environmentFileSources';
 
 const tenants: TenantRecord[] = [
   { id: 't-mi', codiceAmbienteDati: 'RC-MI', descrizioneAmbienteDati: 'Rossi Milano', clusterAddress: 'http://127.0.0.1:4403', usable: true },
@@ -33,7 +34,7 @@ function response(request: ApiRequest, body: unknown): ApiResponse {
   };
 }
 
-function setup(options: { active?: string; failing?: string } = {}) {
+function setup(options: { active?: string; failing?: string; fileEnvironment?: FileEnvironment } = {}) {
   const sent: ApiRequest[] = [];
   const fetched: Array<{ url: string; headers: Record<string, string> }> = [];
   const routes = new RouteTable();
@@ -55,8 +56,9 @@ function setup(options: { active?: string; failing?: string } = {}) {
       }) as typeof fetch,
       timeoutMs: () => 1000,
     },
-    environment: () => ({}),
-    system: (lookup) => defaultSystemContext(lookup),
+    environment: () => ({ region: 'settings', pageSize: '5' }),
+    ...(options.fileEnvironment ? { fileEnvironment: (key: string) => (key === 'file:///x.http' ? options.fileEnvironment! : { ...options.fileEnvironment!, variables: {} }) } : {}),
+    system: (lookup, dotenv) => defaultSystemContext(lookup, dotenv),
   });
   const document = (text: string) => ({ key: 'file:///x.http', text, readBodyFile: () => '' });
   return { runner, sent, fetched, document };
@@ -72,6 +74,22 @@ describe('engine/runner', () => {
     await active.runner.send(active.document('GET /efat/api/v1/ditte\n###\nGET /api/x'), 0);
     await active.runner.send(active.document('GET /efat/api/v1/ditte\n###\nGET /api/x'), 1);
     assert.deepEqual(active.sent.map((request) => request.tenant?.id), ['t-to', undefined]);
+  });
+
+  it('reads the environment files of the request file: their variables win over the settings, private values and $dotenv are secrets', async () => {
+    const fileEnvironment: FileEnvironment = {
+      variables: { region: 'file', user: 'ada', secretCode: 'c0de-77' },
+      secrets: new Set(['secretCode']),
+      dotenv: { KEY: 'dot-key-55' },
+      origins: {},
+      problems: [],
+    };
+    const { runner, sent, document } = setup({ active: 't-mi', fileEnvironment });
+    const outcome = await runner.send(document('GET /api/x?r={{region}}&p={{pageSize}}&u={{user}}&c={{secretCode}}&k={{$dotenv KEY}}'), 0);
+    assert.equal(sent[0].path, '/api/x?r=file&p=5&u=ada&c=c0de-77&k=dot-key-55');
+    assert.deepEqual(outcome.prepared?.secrets.sort(), ['c0de-77', 'dot-key-55']);
+    const missing = await runner.send(document('GET /api/x?k={{$dotenv NOPE}}'), 0);
+    assert.match(missing.error?.message ?? '', /NOPE is not in a \.env file beside the request file/);
   });
 
   it('says what to do when a cluster path has no tenant, or names an unknown one', async () => {

@@ -129,6 +129,20 @@ describe('engine/prepare', () => {
     assert.ok(!d.ok && d.problems[0].kind === 'unknownVariable');
   });
 
+  it('sends nothing for an unknown method, and says which', () => {
+    const file = parseRequestFile('GETT /v10/user-tenants');
+    const outcome = prepareRequest(file, file.requests[0], sources(), { readBodyFile: read });
+    assert.ok(!outcome.ok);
+    assert.equal(outcome.message, 'Unknown method "GETT": nothing was sent.');
+  });
+
+  it('sends a multipart body with CRLF line ends (a file is written with LF)', () => {
+    const file = parseRequestFile(['POST /api/upload', 'Content-Type: multipart/form-data; boundary=B', '', '--B', 'Content-Disposition: form-data; name="a"', '', '1', '--B--'].join('\n'));
+    const outcome = prepareRequest(file, file.requests[0], sources(), { readBodyFile: read });
+    assert.ok(outcome.ok);
+    assert.equal(outcome.request.body, '--B\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--B--\r\n');
+  });
+
   it('maps an absolute URL on the base URL or the cluster to a path, any other host to none', () => {
     const hosts = { baseUrl: 'http://127.0.0.1:4402/root', clusterAddress: 'http://127.0.0.1:4403' };
     const url = (text: string) => {

@@ -1,4 +1,4 @@
-// The watch rule (issue 23): a resource is polled at most once a minute, whatever the setting says.
+// The watch rule: a resource is polled at most once a minute, whatever the setting says.
 import * as assert from 'node:assert/strict';
 import {
   MAX_WATCH_INTERVAL_SECONDS,

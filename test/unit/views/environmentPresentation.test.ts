@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { parseEnvironments } from '../../../src/settings/environments';
 import { devEnvironmentDefaults as defaults } from '../settings/devEnvironmentDefaults';
-import { environmentPickItems, presentEnvironment } from '../../../src/views/environmentPresentation';
+import { environmentPickItems, presentEnvironment, variableOriginItems, variableSummary } from '../../../src/views/environmentPresentation';
 
 
 const { environments } = parseEnvironments(
@@ -54,5 +54,36 @@ describe('environment status bar and quick pick', () => {
         ['$(server-environment) My $\u200b(zap) *env*', '', 'https://api.dev.example.com', false],
       ],
     );
+  });
+
+  it('says where each variable comes from: the settings or a file, secrets masked, a file winning over the settings said so', () => {
+    const sandbox = parseEnvironments([{ name: 'Sandbox', variables: { pageSize: 5, region: 'eu', apiToken: 'settings-secret' } }], defaults).environments[1];
+    const files = {
+      variables: { region: 'it', user: 'ada', password: 'p4ss' },
+      secrets: new Set(['password']),
+      dotenv: { KEY: 'dot-value-9' },
+      origins: {
+        region: { file: '/w/http-client.env.json', secret: false },
+        user: { file: '/w/api/http-client.env.json', secret: false },
+        password: { file: '/w/http-client.private.env.json', secret: true },
+        '$dotenv KEY': { file: '/w/.env', secret: true },
+      },
+      problems: [],
+    };
+    const items = variableOriginItems(sandbox, files, (file) => file.replace('/w/', ''));
+    assert.deepEqual(
+      items.map((item) => [item.label, item.description, item.detail]),
+      [
+        ['$dotenv KEY', '.env · secret', '•••••• (secret, masked)'],
+        ['apiToken', 'settings: tenantApi.environments', '•••••• (secret, masked)'],
+        ['pageSize', 'settings: tenantApi.environments', '5'],
+        ['password', 'http-client.private.env.json · secret', '•••••• (secret, masked)'],
+        ['region', 'http-client.env.json · wins over the settings', 'it'],
+        ['user', 'api/http-client.env.json', 'ada'],
+      ],
+    );
+    assert.equal(variableSummary(items), '6 variables: 1 from .env, 2 from settings, 1 from http-client.private.env.json, 2 from http-client.env.json');
+    assert.ok(!JSON.stringify(items).includes('p4ss') && !JSON.stringify(items).includes('settings-secret') && !JSON.stringify(items).includes('dot-value-9'));
+    assert.match(environmentPickItems([sandbox], sandbox.id, () => items)[0].detail, / · 6 variables: /);
   });
 });

@@ -1,4 +1,4 @@
-// Run Request File in Terminal (issue 22), as a person runs it: a request file open, the palette,
+// Run Request File in Terminal, as a person runs it: a request file open, the palette,
 // the command's title, Enter; a terminal named tenant-api opens in the file's folder running the
 // bundled runner. Light: what the runner then does is proven by test/http/cli and dailyUse.test.ts.
 import * as assert from 'node:assert/strict';

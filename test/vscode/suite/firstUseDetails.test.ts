@@ -1,4 +1,4 @@
-// Small things a new user tripped over (issue 15, item 9), driven in a real VS Code against the
+// Small things a new user tripped over, driven in a real VS Code against the
 // sandbox: the command palette while signed out, the sign-out picker, the response tab's title bar,
 // the cURL of a GET, a sign-in finished after the editor stopped waiting, a mistyped password.
 import * as assert from 'node:assert/strict';

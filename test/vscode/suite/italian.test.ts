@@ -79,7 +79,7 @@ const inItalian = vscode.env.language.startsWith('it');
   });
 });
 
-// Issue 26 item 8: what was left in English. Signed in as Laura (one tenant) against a sandbox of its own.
+// What a day's requests show (labels, masked values, counts), translated too. Signed in as Laura (one tenant) against a sandbox of its own.
 (inItalian ? describe : () => undefined)('Italian display language: a day\'s requests (labels, masked values, counts)', function (this: Mocha.Suite) {
   this.timeout(120_000);
   const suite = signInSuite({});

@@ -1,4 +1,4 @@
-// The editor's rate-limit ledger in Redis (issue 24): with tenantApi.ledger.url set, a window opened
+// The editor's rate-limit ledger in Redis: with tenantApi.ledger.url set, a window opened
 // after it takes its slots from Redis (a real redis-server this suite starts on a free port), and a
 // URL holding a password is refused with a warning the user sees. The other window is driven through
 // the browser only: a keybinding (written to the user's keybindings.json) runs Send Request there.

@@ -294,7 +294,7 @@ describe('request files', function () {
     }
   });
 
-  // Issue 26, item 1: a request file offers the fixes Send Request offers, and sends again once they succeed.
+  // A request file offers the fixes Send Request offers, and sends again once they succeed.
   it('signed out, Send offers Sign In (not "not one of your tenants"), and after signing in the request goes', async () => {
     const file = path.join(folder, 'signedOut.http');
     fs.writeFileSync(file, '# @name ditteAfterSignIn\n# @tenant RC-MI\nGET /efat/api/v1/ditte?dimensionePagina=1\n');

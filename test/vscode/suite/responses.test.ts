@@ -1,4 +1,4 @@
-// Response tabs as a user meets them (issue 15, items 6 and 7), against the sandbox in a real editor:
+// Response tabs as a user meets them, against the sandbox in a real editor:
 // a tab per different request named after its tenant, the same request reusing its tab, one tab when
 // tenantApi.responses.tabPerRequest is off, the request shown with its credentials masked, and a
 // base-URL resource (/api/configurazioni) named after the licence key's organization, not a tenant.

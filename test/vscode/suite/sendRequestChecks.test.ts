@@ -1,4 +1,4 @@
-// Send Request finds each problem at the step where it can be known (issue 15, items 3 and 4), driven
+// Send Request finds each problem at the step where it can be known, driven
 // in a real VS Code against the sandbox as a user would: signed out, a licence key missing, a failed
 // request sent again from its notification and from the history, a path no rule matches, the last
 // method, a bad path shown in the list, the keybinding.

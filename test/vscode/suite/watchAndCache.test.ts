@@ -1,4 +1,4 @@
-// Watching a resource and the cache of static resources (issue 23), against the sandbox, driven as a user:
+// Watching a resource and the cache of static resources, against the sandbox, driven as a user:
 // the Tenants view's rows and context menu, the response tab's title bar and CodeLens, a request file's
 // CodeLens, the status bar item and its list. The sandbox's per-tenant summary (/efat/api/v1/riepilogo)
 // changes when the test says so (updateSummary) and counts the calls that reach it (callsTo).

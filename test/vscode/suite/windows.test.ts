@@ -1,4 +1,4 @@
-// Two windows of the browser editor (two pages: two extension hosts) acting as one client (issue 12):
+// Two windows of the browser editor (two pages: two extension hosts) acting as one client:
 // bursts sent from both at the same moment stay within the platform's limits at the sandbox, and both
 // status bars show the same usage; both refreshing the one session at once leave the user signed in.
 // The second window is driven through the browser only: keybindings (written to the user's

@@ -2,7 +2,9 @@ import * as vscode from 'vscode';
 import { isApiError } from '../../../api/errors';
 import { offerNextActions } from '../../../commands/nextActions';
 import { outcomeOfError } from '../../../commands/requestOutcome';
+import type { TenantResolver } from '../../../api/tenantResolver';
 import type { RequestFileRunner } from '../../../engine/runner';
+import { EVERY_TENANT } from '../../../engine/tenantList';
 import type { ParsedDocuments } from '../documents';
 import type { RunCostDeps } from '../runCostPrompt';
 import { EnvironmentRunProfiles, type TestEnvironments } from './runProfiles';
@@ -15,6 +17,8 @@ export const TEST_CONTROLLER_ID = 'tenantApi.requestFiles';
 export interface TestingDeps {
   runner: RequestFileRunner;
   parsed: ParsedDocuments;
+  /** The signed-in user's tenants (a matrix's, the "every tenant" profile's). */
+  tenants: Pick<TenantResolver, 'list' | 'known'>;
   cost?: RunCostDeps;
   environments: TestEnvironments;
 }
@@ -32,18 +36,22 @@ export interface TestingHooks {
  * environment (runProfiles), a run through the request files' runner and so the shared throttle
  * (testRun). VS Code keeps each test's last result across reloads (a persisted run); no store of ours.
  */
-export function registerTestingView(context: vscode.ExtensionContext, deps: TestingDeps): TestingHooks {
+export function registerTestingView(subscriptions: vscode.Disposable[], deps: TestingDeps): TestingHooks {
   const controller = vscode.tests.createTestController(TEST_CONTROLLER_ID, vscode.l10n.t('Tenant API request files'));
-  const items = new RequestFileTestItems(controller, deps.parsed);
+  const items = new RequestFileTestItems(controller, deps.parsed, () => deps.tenants.known());
   let last: TestRunReport | undefined;
-  const run = async (environmentId: string, profile: vscode.TestRunProfile, request: vscode.TestRunRequest, token: vscode.CancellationToken) => {
+  const run = async (environmentId: string, profile: vscode.TestRunProfile, request: vscode.TestRunRequest, token: vscode.CancellationToken, matrixTenants?: readonly string[]) => {
     if (deps.environments.active().id !== environmentId) await deps.environments.switchTo(environmentId);
     await items.discover();
-    last = await runTests(request, token, { controller, items, runner: deps.runner, parsed: deps.parsed, cost: deps.cost, environment: () => deps.environments.active() });
-    offerFix(last, (item) => run(environmentId, profile, new vscode.TestRunRequest([item], undefined, profile), new vscode.CancellationTokenSource().token));
+    last = await runTests(request, token, { controller, items, runner: deps.runner, parsed: deps.parsed, tenants: deps.tenants, cost: deps.cost, environment: () => deps.environments.active(), matrixTenants });
+    offerFix(last, (item) => run(environmentId, profile, new vscode.TestRunRequest([item], undefined, profile), new vscode.CancellationTokenSource().token, matrixTenants));
   };
   const profiles = new EnvironmentRunProfiles(controller, deps.environments, run);
-  context.subscriptions.push(controller, items, profiles);
+  // Every test once per tenant of the signed-in user (those that name tenants keep theirs), in the active environment.
+  const everyTenant = controller.createRunProfile(vscode.l10n.t('Run for Every Tenant'), vscode.TestRunProfileKind.Run, (request, token) =>
+    run(deps.environments.active().id, everyTenant, request, token, [EVERY_TENANT]),
+  );
+  subscriptions.push(controller, items, profiles, everyTenant);
   return { lastRun: () => last, discover: () => items.discover() };
 }
 

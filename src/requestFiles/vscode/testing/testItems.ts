@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import * as l10n from '../../../common/l10n';
-import { parseRequestFile, type ParsedFile } from '../../../engine/parser';
+import type { TenantRecord } from '../../../api/types';
+import { parseRequestFile, tenantOf, type ParsedFile } from '../../../engine/parser';
+import { EVERY_TENANT, splitTenants } from '../../../engine/tenantList';
 import { testCasesOf } from '../../../engine/testing/testPlan';
 import { isRequestDocument, type ParsedDocuments } from '../documents';
 
@@ -20,6 +22,8 @@ export class RequestFileTestItems implements vscode.Disposable {
   constructor(
     private readonly controller: vscode.TestController,
     private readonly parsed: ParsedDocuments,
+    /** The signed-in user's tenants when already listed (a `# @tenant *` test's children). */
+    private readonly knownTenants: () => readonly TenantRecord[] | undefined = () => undefined,
   ) {
     controller.resolveHandler = async (item) => {
       if (!item) await this.discover();
@@ -68,7 +72,7 @@ export class RequestFileTestItems implements vscode.Disposable {
     this.update(document.uri, this.parsed.get(document));
   }
 
-  /** The file's item and its children as `file` has them now; no item when it has no tests. */
+  /** The file's item and its children as `file` has them now (a test's tenants as its children); no item when it has no tests. */
   update(uri: vscode.Uri, file: ParsedFile): vscode.TestItem | undefined {
     const id = uri.toString();
     const tests = testCasesOf(file);
@@ -81,9 +85,12 @@ export class RequestFileTestItems implements vscode.Disposable {
     item.description = folder || undefined;
     item.children.replace(
       tests.map((test) => {
+        const request = file.requests[test.index];
         const child = item.children.get(test.id) ?? this.controller.createTestItem(test.id, test.label, uri);
         child.range = new vscode.Range(test.requestLine, 0, test.endLine, 0);
         child.description = l10n.byCount(test.assertions, l10n.t('1 assertion'), l10n.t('{0} assertions', test.assertions));
+        child.tags = request.tags.map((tag) => new vscode.TestTag(tag));
+        child.children.replace(this.tenantsOf(file, test.index).map((tenant) => this.tenantItem(child, tenant, uri)));
         return child;
       }),
     );
@@ -91,7 +98,38 @@ export class RequestFileTestItems implements vscode.Disposable {
     return item;
   }
 
+  /** The tenants a test names as a list (`# @tenant RC-MI, RC-TO`, or `*` once the tenants are known); none for one tenant. */
+  private tenantsOf(file: ParsedFile, index: number): string[] {
+    const written = tenantOf(file, file.requests[index]);
+    if (!written || written.includes('{{')) return [];
+    const tenants = splitTenants(written);
+    if (tenants.length < 2 && !tenants.includes(EVERY_TENANT)) return [];
+    return tenants.flatMap((tenant) => (tenant === EVERY_TENANT ? (this.knownTenants() ?? []).filter((known) => known.usable).map((known) => known.codiceAmbienteDati || known.id) : [tenant]));
+  }
+
+  /** A test's child for one tenant (created when a run reaches a tenant the tree did not list yet). */
+  tenantItem(test: vscode.TestItem, tenant: string, uri: vscode.Uri): vscode.TestItem {
+    const id = tenantItemId(tenant);
+    const existing = test.children.get(id);
+    if (existing) return existing;
+    const child = this.controller.createTestItem(id, tenant, uri);
+    child.range = test.range;
+    child.tags = test.tags;
+    test.children.add(child);
+    return child;
+  }
+
   dispose(): void {
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
   }
+}
+
+/** A tenant child's id under its test: `tenant:RC-MI`. */
+export function tenantItemId(tenant: string): string {
+  return `tenant:${tenant.toLowerCase()}`;
+}
+
+/** The tenant a child of a test stands for, when it is one. */
+export function tenantOfItem(item: vscode.TestItem): string | undefined {
+  return item.id.startsWith('tenant:') ? item.label : undefined;
 }

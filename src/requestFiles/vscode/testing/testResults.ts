@@ -9,7 +9,8 @@ export interface TestRunReport {
   cost?: string;
   /** The cost's or the protected environment's question was declined: nothing was sent. */
   declined?: boolean;
-  results: Array<{ file: string; id: string; label: string; kind: TestVerdict['kind']; messages: Array<{ line: number; message: string; diff: boolean }> }>;
+  /** One per item reported: a test, or a tenant's child of a test (`test` then names the test). */
+  results: Array<{ file: string; id: string; label: string; test?: string; kind: TestVerdict['kind']; messages: Array<{ line: number; message: string; diff: boolean }> }>;
   /** The first test that got no answer, for the next action its error offers. */
   firstError?: { outcome: RunOutcome; item: vscode.TestItem };
 }
@@ -29,7 +30,8 @@ function failureMessage(document: vscode.TextDocument, failure: Extract<TestVerd
 
 /** Tells the run (and the report) what one test came to. */
 export function reportVerdict(run: vscode.TestRun, item: vscode.TestItem, document: vscode.TextDocument, verdict: TestVerdict, report: TestRunReport): void {
-  const entry = { file: document.uri.toString(), id: item.id, label: item.label, kind: verdict.kind, messages: [] as TestRunReport['results'][number]['messages'] };
+  const test = item.parent?.parent ? item.parent.label : undefined;
+  const entry = { file: document.uri.toString(), id: item.id, label: item.label, ...(test ? { test } : {}), kind: verdict.kind, messages: [] as TestRunReport['results'][number]['messages'] };
   report.results.push(entry);
   const location = item.range && new vscode.Location(document.uri, item.range);
   switch (verdict.kind) {
@@ -54,6 +56,7 @@ export function reportVerdict(run: vscode.TestRun, item: vscode.TestItem, docume
     }
     case 'skipped':
       run.skipped(item);
-      if (verdict.reason) run.appendOutput(`${vscode.l10n.t('skipped: {0}: {1}', item.label, verdict.reason)}\r\n`, location, item);
+      if (verdict.reason) entry.messages = [{ line: item.range?.start.line ?? 0, message: verdict.reason, diff: false }];
+      if (verdict.reason) run.appendOutput(`${vscode.l10n.t('skipped: {0}: {1}', test ? `${test} [${item.label}]` : item.label, verdict.reason)}\r\n`, location, item);
   }
 }

@@ -1,11 +1,39 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../common/logger';
+import type { SecretStore } from '../common/secretStore';
 import { environmentStateKey, type EnvironmentState } from './activeEnvironment';
 import { environmentSecrets } from './environmentSecrets';
 import type { Environment } from './environments';
 
+/**
+ * What a part built for one environment (its sign-in, client, views, commands) gets instead of the
+ * extension's context: that environment, its own secrets, globalState and subscriptions. The extension's
+ * context holds the secret storage of every environment, and only the composition root has it (the
+ * architecture test): a part that stores a secret stores it in its environment's namespace, so an
+ * environment's token and keys never reach another's hosts.
+ */
+export interface EnvironmentScope {
+  /** The environment as its settings are now (followed by id: a part of the previous one still finishing a call never reads the next one's). */
+  readonly environment: () => Environment;
+  /** The environment's secrets (`tenantApi.env/<id>/…`). */
+  readonly secrets: SecretStore;
+  /** globalState as this environment sees it: its own keys (environmentStateKey); the default keeps today's. */
+  readonly globalState: vscode.Memento;
+  /** Disposed when another environment becomes active. */
+  readonly subscriptions: vscode.Disposable[];
+  /** The extension's id (the sign-in's redirect URI, the walkthrough). */
+  readonly extensionId: string;
+}
+
+/** What the composition root hands over to make each environment's scope: the extension's own storage. */
+export interface ExtensionStorage {
+  secrets: SecretStore;
+  globalState: vscode.Memento;
+  extensionId: string;
+}
+
 /** globalState as one environment sees it: its own keys (environmentStateKey); the default keeps today's. */
-function environmentGlobalState(state: vscode.ExtensionContext['globalState'], environmentId: string): vscode.ExtensionContext['globalState'] {
+function environmentGlobalState(state: vscode.Memento, environmentId: string): vscode.Memento {
   const prefix = environmentStateKey(environmentId, 'tenantApi.');
   return {
     get: ((key: string, fallback?: unknown) => state.get(environmentStateKey(environmentId, key), fallback)) as vscode.Memento['get'],
@@ -15,35 +43,25 @@ function environmentGlobalState(state: vscode.ExtensionContext['globalState'], e
         if (environmentId === 'default') return key.startsWith('tenantApi.env/') ? [] : [key];
         return key.startsWith(prefix) ? [`tenantApi.${key.slice(prefix.length)}`] : [];
       }),
-    setKeysForSync: () => undefined,
   };
 }
 
-/**
- * The extension context as one environment's parts see it: their own subscriptions (disposed when
- * another environment becomes active), globalState and secrets in the environment's namespace.
- * Everything else is the extension's own context.
- */
-export function environmentContext(context: vscode.ExtensionContext, environment: Environment, subscriptions: vscode.Disposable[]): vscode.ExtensionContext {
-  const overrides: Partial<Record<keyof vscode.ExtensionContext, unknown>> = {
+/** The scope of one environment over the extension's storage (see EnvironmentScope). */
+export function environmentScope(storage: ExtensionStorage, environment: () => Environment, id: string, subscriptions: vscode.Disposable[]): EnvironmentScope {
+  return {
+    environment,
+    secrets: environmentSecrets(storage.secrets, id),
+    globalState: environmentGlobalState(storage.globalState, id),
     subscriptions,
-    globalState: environmentGlobalState(context.globalState, environment.id),
-    secrets: environmentSecrets(context.secrets, environment.id),
+    extensionId: storage.extensionId,
   };
-  // The editor's context is frozen, and a Proxy may not report another value for a frozen property
-  // of its target: so the target is an empty object and every other read goes to the real context.
-  return new Proxy({} as vscode.ExtensionContext, {
-    get: (_target, property) =>
-      Object.prototype.hasOwnProperty.call(overrides, property) ? overrides[property as keyof vscode.ExtensionContext] : Reflect.get(context, property, context),
-  });
 }
 
 /**
  * The parts that belong to the active environment (sign-in, client, views, commands): built for it
- * through an environment context, and built anew, the old ones disposed, whenever another environment
+ * in its EnvironmentScope, and built anew, the old ones disposed, whenever another environment
  * becomes active. No reload. A change to the active one's settings needs no rebuild: its parts read
- * them through `environment()`, which follows the settings of that environment (by id, so a part of
- * the previous environment still finishing a call never reads the next one's addresses).
+ * them through `scope.environment()`.
  */
 export class EnvironmentScopes<T> implements vscode.Disposable {
   private subscriptions: vscode.Disposable[] = [];
@@ -53,9 +71,9 @@ export class EnvironmentScopes<T> implements vscode.Disposable {
   readonly onDidRebuild = this.rebuilt.event;
 
   constructor(
-    private readonly context: vscode.ExtensionContext,
+    private readonly storage: ExtensionStorage,
     private readonly environments: EnvironmentState,
-    private readonly build: (scoped: vscode.ExtensionContext, environment: () => Environment) => T,
+    private readonly build: (scope: EnvironmentScope) => T,
     private readonly logger: Logger,
     /** When a change to the active environment's settings needs its parts built anew (say, another application). */
     private readonly rebuildWhen: (previous: Environment, next: Environment) => boolean = () => false,
@@ -70,6 +88,7 @@ export class EnvironmentScopes<T> implements vscode.Disposable {
     });
   }
 
+  /** The active environment's parts: ask at each use, never keep them (a switch replaces them). */
   current(): T {
     return this.value;
   }
@@ -84,7 +103,7 @@ export class EnvironmentScopes<T> implements vscode.Disposable {
     this.subscriptions = [];
     let last = environment;
     const current = () => (last = this.environments.get(environment.id) ?? last);
-    return this.build(environmentContext(this.context, environment, this.subscriptions), current);
+    return this.build(environmentScope(this.storage, current, environment.id, this.subscriptions));
   }
 
   private disposeScope(): void {
