@@ -8,6 +8,7 @@ import type { RouteRule } from '../api/types';
 import { parseQuery } from './requestHistory';
 import { jsonSyntaxProblem } from '../engine/jsonBody';
 import { parseTarget } from '../engine/prepare';
+import { closestMethod } from '../engine/parser';
 
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 
@@ -60,6 +61,9 @@ export function validateMethod(value: string): string | undefined {
   const method = value.trim().toUpperCase();
   if (!/^[A-Z]+$/.test(method)) return l10n.t('A method is a word such as GET or POST.');
   if (!(METHODS as readonly string[]).includes(method)) {
+    // The suggestion is the request files' (engine/parser.ts), among the methods Send Request sends.
+    const closest = closestMethod(method);
+    if (closest && (METHODS as readonly string[]).includes(closest)) return l10n.t('Unsupported method {0}: did you mean {1}? Use one of: {2}.', method, closest, METHODS.join(', '));
     return l10n.t('Unsupported method {0}. Use one of: {1}.', method, METHODS.join(', '));
   }
   return undefined;

@@ -109,7 +109,7 @@ describe('a request typed on one line (Send Request\'s path step)', () => {
   });
 
   it('says what is wrong: an unknown method, a path without "/", an address that is not http(s)', () => {
-    assert.match((parseRequestLine('GETT /api/x') as { error: string }).error, /Unsupported method GETT/);
+    assert.match((parseRequestLine('GETT /api/x') as { error: string }).error, /^Unsupported method GETT: did you mean GET\? Use one of: GET, POST/);
     assert.match((parseRequestLine('api/x') as { error: string }).error, /must start with "\/"/);
     assert.match((parseRequestLine('GET ftp://example.com/api') as { error: string }).error, /neither a path starting with "\/" nor an http\(s\) address/);
     assert.match((parseRequestLine('') as { error: string }).error, /Enter a path/);
