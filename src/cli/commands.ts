@@ -94,7 +94,7 @@ async function prepare(args: Arguments, deps: CliDeps): Promise<Prepared> {
   const oneTenant = pinnedTenant(splitTenants(args.tenant));
   if (args.verbosity !== 'quiet' && oneTenant) deps.output.err(l10n.t('Requests that name no tenant go to {0} (--tenant).', oneTenant));
   for (const problem of settings.problems) deps.output.err(l10n.t('Settings: {0}', problem));
-  if (!settings.api.baseUrl) throw new UsageError(l10n.t('No base URL: set tenantApi.baseUrl (or the environment\'s baseUrl) in {0}.', settings.file ?? settings.source));
+  if (!settings.api.baseUrl) throw new UsageError(l10n.t('No base URL: set tenantApi.baseUrl (or the environment\'s baseUrl) in {0}.', settings.place));
   const networkOptions = readNetworkOptions(args, deps.env, { passphrase: stdin[NETWORK_VARIABLES.passphrase] ?? deps.env[NETWORK_VARIABLES.passphrase] }, deps.cwd);
   for (const note of networkOptions.notes) deps.output.err(note);
   const network = deps.network(networkOptions);

@@ -23,6 +23,8 @@ export interface WorkspaceSettings {
   file?: string;
   /** Where the settings came from, as the run says it: the editor's, the file, or none. */
   source: string;
+  /** Where a missing setting is to be set: the editor's settings, else the file (.vscode/settings.json when there is none). */
+  place: string;
   environment: Environment;
   api: ApiSettings;
   auth: AuthConfiguration;
@@ -86,6 +88,7 @@ export function readWorkspaceSettings(options: { workspace?: string; env?: strin
   const file = fromEditor === undefined ? findSettingsFile(options.workspace ?? options.cwd, options.workspace !== undefined) : undefined;
   const get = settingReader(fromEditor === undefined ? readValues(file) : objectOf(fromEditor, EDITOR_SETTINGS_VARIABLE));
   const source = fromEditor !== undefined ? l10n.t("the editor's settings (user, workspace and folder)") : file ?? l10n.t('no settings file (every setting its default)');
+  const place = fromEditor !== undefined ? source : file ?? '.vscode/settings.json';
   const list = environmentListFrom(get);
   const wanted = options.env?.trim().toLowerCase();
   let environment = wanted === undefined ? chooseActiveEnvironment(list.environments, undefined) : list.environments.find((candidate) => candidate.name.toLowerCase() === wanted || (candidate.isDefault && wanted === 'default'));
@@ -94,12 +97,12 @@ export function readWorkspaceSettings(options: { workspace?: string; env?: strin
   if (!environment && fromFiles) environment = { ...list.environments[0], id: environmentId(fromFiles), name: fromFiles, isDefault: false, overrides: [] };
   if (!environment) {
     const names = [...list.environments.filter((candidate) => !candidate.isDefault).map((candidate) => candidate.name), ...fileNames];
-    throw new UsageError(l10n.t('No environment "{0}" in {1} (known: {2}).', options.env!, fromEditor !== undefined ? source : file ?? '.vscode/settings.json', ['default', ...names].join(', ')));
+    throw new UsageError(l10n.t('No environment "{0}" in {1} (known: {2}).', options.env!, place, ['default', ...names].join(', ')));
   }
   const { baseUrl, allowedHosts, routes, endpoints } = environment.settings;
   const api = { ...readApiSettings(get), baseUrl, allowedHosts, routes, endpoints };
   const auth = authConfigurationFrom(get, environment.isDefault ? environment.settings : { ...environment.settings, name: environment.name });
   const catalogues = parseCatalogueEntries(environment.settings.catalogues);
   const folder = file ? path.dirname(path.dirname(file)) : path.resolve(options.cwd);
-  return { file, source, environment, api, auth, catalogues: catalogues.entries, folder, problems: [...list.problems, ...catalogues.problems] };
+  return { file, source, place, environment, api, auth, catalogues: catalogues.entries, folder, problems: [...list.problems, ...catalogues.problems] };
 }

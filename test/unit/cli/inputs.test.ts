@@ -58,6 +58,13 @@ describe('tenant-api inputs', () => {
     const settings = readWorkspaceSettings({ env: 'Sandbox', cwd: folder, editorSettings: editor });
     assert.deepEqual([settings.api.baseUrl, settings.api.requestTimeoutSeconds, settings.file], ['http://127.0.0.1:5502', 9, undefined]);
     assert.equal(settings.source, "the editor's settings (user, workspace and folder)");
+    assert.equal(settings.place, settings.source, 'a missing setting is to be set in the editor');
+    const bare = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bare-'));
+    try {
+      assert.equal(readWorkspaceSettings({ cwd: bare, workspace: bare }).place, '.vscode/settings.json', 'no file: the file to create, not "no settings file"');
+    } finally {
+      fs.rmSync(bare, { recursive: true, force: true });
+    }
     assert.equal(readWorkspaceSettings({ env: 'Sandbox', cwd: folder, editorSettings: editor, workspace: folder }).api.baseUrl, 'http://127.0.0.1:4402', '--workspace wins');
     assert.equal(readWorkspaceSettings({ cwd: folder, editorSettings: '' }).source, path.join(folder, '.vscode', 'settings.json'));
     assert.throws(() => readWorkspaceSettings({ cwd: folder, editorSettings: '[1]' }), (error: unknown) => error instanceof UsageError && /TENANT_API_EDITOR_SETTINGS is not a JSON object/.test(error.message));
