@@ -1,4 +1,4 @@
-import type { FlowKind, FlowSetting } from '../settings/authSettings';
+import type { FlowKind, FlowSetting } from '../settings/settingValues';
 export type { FlowKind, FlowSetting };
 
 /** Where the extension runs, as far as sign-in cares. */

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readApiSettings, type ApiSettings, type SettingReader } from '../api';
 import * as l10n from '../common/l10n';
-import type { AuthConfiguration } from '../settings/authSettings';
+import type { AuthConfiguration } from '../settings/settingValues';
 import { chooseActiveEnvironment, environmentId, type Environment } from '../settings/environments';
 import { authConfigurationFrom, environmentListFrom } from '../settings/settingValues';
 import { parseCatalogueEntries } from '../catalog/entries';

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { clientHeaders } from '../api/requestHeaders';
 import type { TenantApi } from '../api/types';
 import { handle, type WorkbenchCommandContext } from './commandContext';
-import { buildCurlCommand, KEY_VARIABLE, TOKEN_VARIABLE, usesMaskedVariables } from '../engine/curlCommand';
+import { buildCurlCommand, keyVariableOf, TOKEN_VARIABLE, usesMaskedVariables } from '../engine/curlCommand';
 import { pickHistoryEntry } from './historyPicker';
 import type { HistoryEntry } from './requestHistory';
 import type { LastRequest } from './requestRunner';
@@ -28,11 +28,13 @@ export function curlCommands(deps: WorkbenchCommandContext): CommandHandlers {
       void vscode.window.showInformationMessage(vscode.l10n.t('Send a request first: there is nothing to copy yet.'));
       return undefined;
     }
+    const module = deps.api.routeFor(source.path)?.module;
+    const keyVariable = keyVariableOf(module);
     let include = options.includeSecrets;
     if (include === undefined) {
       const masked = {
         label: vscode.l10n.t('Masked'),
-        description: vscode.l10n.t('uses ${0} and ${1}', TOKEN_VARIABLE, KEY_VARIABLE),
+        description: vscode.l10n.t('uses ${0} and ${1}', TOKEN_VARIABLE, keyVariable),
         include: false,
       };
       const withSecrets = {
@@ -52,7 +54,6 @@ export function curlCommands(deps: WorkbenchCommandContext): CommandHandlers {
     if (include) {
       try {
         token = await deps.auth.getAccessToken();
-        const module = deps.api.routeFor(source.path)?.module;
         licenceKey = module && deps.readLicenceKey ? await deps.readLicenceKey(module) : undefined;
       } catch (error) {
         void vscode.window.showErrorMessage(
@@ -61,11 +62,11 @@ export function curlCommands(deps: WorkbenchCommandContext): CommandHandlers {
         return undefined;
       }
     }
-    const command = buildCurlCommand({ method: source.method, url: source.url, headers: source.requestHeaders, body: source.bodyText }, { token, licenceKey });
+    const command = buildCurlCommand({ method: source.method, url: source.url, headers: source.requestHeaders, body: source.bodyText }, { token, licenceKey, keyVariable });
     await vscode.env.clipboard.writeText(command);
     void vscode.window.showInformationMessage(
       usesMaskedVariables(command)
-        ? vscode.l10n.t('cURL command copied. Set {0} and {1} in your shell before running it.', TOKEN_VARIABLE, KEY_VARIABLE)
+        ? vscode.l10n.t('cURL command copied. Set {0} and {1} in your shell before running it.', TOKEN_VARIABLE, keyVariable)
         : vscode.l10n.t('cURL command copied, with your token and licence key: do not share it.'),
     );
     return options.includeSecrets === undefined ? undefined : command;

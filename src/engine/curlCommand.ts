@@ -1,6 +1,7 @@
 /**
  * The one cURL builder: a POSIX-shell command for a request. The bearer token and the licence key are
- * masked as shell variables ($TENANT_API_TOKEN, $TENANT_API_KEY) unless their values are given; the
+ * masked as shell variables unless their values are given ($TENANT_API_TOKEN, and the runner's
+ * $TENANT_API_KEY_<MODULE> when the module is known, else $TENANT_API_KEY); the
  * headers the client adds come from the header policy (src/api/requestHeaders.ts clientHeaders).
  */
 import { clientHeaders } from '../api/requestHeaders';
@@ -28,8 +29,14 @@ export interface CurlSecrets {
 }
 
 export { TOKEN_VARIABLE } from '../common/secretVariables';
-import { TOKEN_VARIABLE } from '../common/secretVariables';
+import { licenceKeyVariable, TOKEN_VARIABLE } from '../common/secretVariables';
+/** The licence key's variable when the module is not known. */
 export const KEY_VARIABLE = 'TENANT_API_KEY';
+
+/** The shell variable of a module's licence key: the one the runner reads, so the command runs in the same CI job. */
+export function keyVariableOf(module: string | undefined): string {
+  return module ? licenceKeyVariable(module) : KEY_VARIABLE;
+}
 
 /** Headers cURL sets by itself, or that would be wrong when copied. */
 const SKIPPED_HEADERS = new Set(['content-length', 'host', 'connection', 'accept-encoding', 'cookie']);
@@ -70,6 +77,7 @@ export function buildCurlCommand(request: CurlRequest, secrets: CurlSecrets = {}
 
 /** True when the command still refers to a masked variable, so the user must export it first. */
 export function usesMaskedVariables(command: string): boolean {
+  // $TENANT_API_KEY is also the start of every module's variable ($TENANT_API_KEY_CORE).
   return command.includes(`$${TOKEN_VARIABLE}`) || command.includes(`$${KEY_VARIABLE}`);
 }
 
@@ -95,7 +103,7 @@ export function curlForPath(
   tenantId: string | undefined,
 ): string {
   const headers = { ...clientHeaders(route, { token: '', tenantId }), ...request.headers };
-  return buildCurlCommand({ method: request.method, url: request.url, headers, body: request.body });
+  return buildCurlCommand({ method: request.method, url: request.url, headers, body: request.body }, { keyVariable: keyVariableOf(route?.module) });
 }
 
 export interface CurlTarget {

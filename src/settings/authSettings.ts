@@ -1,22 +1,7 @@
 import * as vscode from 'vscode';
 import { isLoopbackHost } from '../common/loopbackHost';
 import type { EnvironmentSettings } from './environments';
-import { authConfigurationFrom } from './settingValues';
-
-/** The ways a sign-in can reach the browser and come back (src/auth/flows.ts chooses among them). */
-export type FlowKind = 'uriHandler' | 'loopback' | 'deviceCode';
-export type FlowSetting = 'auto' | FlowKind;
-
-export interface AuthConfiguration {
-  authUrl: string;
-  clientId: string;
-  scopes: string[];
-  signInFlow: FlowSetting;
-  timeoutSeconds: number;
-  refreshSkewSeconds: number;
-  /** The named environment these values come from; undefined for the top-level settings. */
-  environmentName?: string;
-}
+import { authConfigurationFrom, type AuthConfiguration } from './settingValues';
 
 /**
  * The tenantApi.* settings sign-in reads, repaired where a value is unusable. An environment's

@@ -4,8 +4,22 @@
  * by the command line. Plain Node: one reading of the values for both front ends.
  */
 import type { SettingReader } from '../api';
-import type { AuthConfiguration, FlowSetting } from './authSettings';
 import { parseEnvironments, type EnvironmentList, type EnvironmentSettings } from './environments';
+
+/** The ways a sign-in can reach the browser and come back (src/auth/flows.ts chooses among them). */
+export type FlowKind = 'uriHandler' | 'loopback' | 'deviceCode';
+export type FlowSetting = 'auto' | FlowKind;
+
+export interface AuthConfiguration {
+  authUrl: string;
+  clientId: string;
+  scopes: string[];
+  signInFlow: FlowSetting;
+  timeoutSeconds: number;
+  refreshSkewSeconds: number;
+  /** The named environment these values come from; undefined for the top-level settings. */
+  environmentName?: string;
+}
 
 export const DEFAULT_CLIENT_ID = 'tenant-api-workbench';
 export const DEFAULT_SCOPES = ['openid', 'profile', 'offline_access', 'api'];

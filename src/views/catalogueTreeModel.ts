@@ -9,7 +9,7 @@ import { describeFailure } from '../catalog/catalogues';
 import type { CatalogueOperation } from '../catalog/types';
 import { EDITOR_COMMAND, INTERNAL_COMMAND } from '../common/commandIds';
 import * as l10n from '../common/l10n';
-import type { MessageNode, NodePresentation } from './tenantTreeModel';
+import type { MessageNode, NodePresentation } from './treeNodeShapes';
 
 export interface CatalogueNode {
   kind: 'catalogue';

@@ -11,15 +11,11 @@ import type { EndpointDefinition, RouteRule, TenantRecord } from '../api/types';
 import { selectorLine, selectorName, type DataSelector } from './responsePresentation';
 import { COMMAND, EDITOR_COMMAND, INTERNAL_COMMAND } from '../common/commandIds';
 import { treeCommandOf } from '../api/errorActions';
+import type { MessageNode, NodeAction, NodePresentation } from './treeNodeShapes';
 import { presentCatalogueNode, type CatalogueNode, type OperationGroupNode, type OperationNode } from './catalogueTreeModel';
 
 export type { CatalogueNode, OperationGroupNode, OperationNode };
-
-export interface NodeAction {
-  command: string;
-  title: string;
-  args?: unknown[];
-}
+export type { MessageNode, NodeAction, NodePresentation };
 
 export interface AccountNode {
   kind: 'account';
@@ -59,32 +55,10 @@ export interface KeyGroupNode {
   accountId: string;
 }
 
-export interface MessageNode {
-  kind: 'message';
-  id: string;
-  message: string;
-  /** Shown beside the message (the error's own words). */
-  description?: string;
-  icon: 'loading' | 'error' | 'info' | 'warning' | 'sign-in' | 'account';
-  tooltip?: string;
-  action?: NodeAction;
-}
-
 export type TreeNode = AccountNode | TenantNode | KeyGroupNode | ResourceNode | MessageNode | CatalogueNode | OperationGroupNode | OperationNode;
 
 /** What the tenant directory knows of an account's tenants (src/api/tenantDirectory.ts). */
 export type TenantsState = TenantListing;
-
-export interface NodePresentation {
-  label: string;
-  description?: string;
-  /** Markdown. */
-  tooltip?: string;
-  contextValue: string;
-  icon: string;
-  collapsible: 'none' | 'collapsed' | 'expanded';
-  command?: NodeAction;
-}
 
 export function accountNodes(accounts: AccountInfo[], activeAccountId: string | undefined): AccountNode[] {
   return accounts.map((account) => ({

@@ -10,7 +10,8 @@ import { signInKey, SignInQueue } from '../signInQueue';
 import { SignInRunner, signInWithFlows } from '../signInRunner';
 import type { DeviceAuthorization, TokenClient } from '../tokenClient';
 import type { SignInOptions } from '../types';
-import { checkAuthUrl, readAuthConfiguration, type AuthConfiguration } from '../../settings/authSettings';
+import { checkAuthUrl, readAuthConfiguration } from '../../settings/authSettings';
+import type { AuthConfiguration } from '../../settings/settingValues';
 import { COMMAND } from '../../common/commandIds';
 
 export const CALLBACK_PATH = '/auth-callback';

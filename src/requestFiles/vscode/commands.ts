@@ -4,7 +4,7 @@ import type { TenantResolver } from '../../api/tenantResolver';
 import { offerNextActions } from '../../commands/nextActions';
 import { outcomeOfError } from '../../commands/requestOutcome';
 import type { TenantApi } from '../../api/types';
-import { curlForPrepared } from '../../engine/curlCommand';
+import { curlForPrepared, keyVariableOf, TOKEN_VARIABLE } from '../../engine/curlCommand';
 import { requestAtLine } from '../../engine/parser';
 import { platformPathOf, prepareRequest } from '../../engine/prepare';
 import { labelOf, outcomeSelector, summarize, type RequestFileRunner, type RunOutcome } from '../../engine/runner';
@@ -317,7 +317,7 @@ async function copyAsCurl(document: vscode.TextDocument, index: number, deps: Co
   const command = curlForPrepared(prepared.request, { baseUrl: deps.baseUrl(), route, tenant });
   await vscode.env.clipboard.writeText(command);
   void vscode.window.showInformationMessage(
-    vscode.l10n.t('Copied as cURL. The token and the licence key are the shell variables $TENANT_API_TOKEN and $TENANT_API_KEY.'),
+    vscode.l10n.t('Copied as cURL. The token and the licence key are the shell variables ${0} and ${1}.', TOKEN_VARIABLE, keyVariableOf(route?.module)),
   );
   return command;
 }

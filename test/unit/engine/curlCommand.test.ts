@@ -80,7 +80,7 @@ describe('curlCommand', () => {
     const url = 'https://c1.example.com/efat/x';
     const scoped = curlForPath({ method: 'GET', url, headers: { 'X-A': 'b' } }, { prefix: '/efat/', host: 'cluster', module: 'efat', tenantScoped: true }, 't-1');
     assert.match(scoped, /-H "Authorization: Bearer \$TENANT_API_TOKEN"/);
-    assert.match(scoped, /-H "Authorization-Key: \$TENANT_API_KEY"/);
+    assert.match(scoped, /-H "Authorization-Key: \$TENANT_API_KEY_EFAT"/, "the runner's variable of the module");
     assert.match(scoped, /-H 'User-Tenant: t-1'/);
     assert.match(scoped, /-H 'X-A: b'/);
     // Copy as cURL from the history added it whenever the route needed a tenant; the client does not send it here.

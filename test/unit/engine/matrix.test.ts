@@ -114,6 +114,23 @@ describe('engine/dataRows', () => {
     assert.deepEqual(parseDataRows('id\n1\n2\n', 'r.csv').map((row) => [row.number, row.label]), [[1, undefined], [2, undefined]]);
   });
 
+  it('reads CSV without quotes as the CSV parser reads it', () => {
+    const texts = ['id,label\nr1,row 1\nr2, row 2 \n', 'a, b ,c\r\n1,,3\r\n\r\n4,5,6', 'x\n\n\n7\n', 'a,a\n1,2\n', 'a,b\n1\n', 'a\r1\r2', 'a,b\n1,2\n  \n3,4\n'];
+    for (const text of texts) {
+      const parsed = (csv: string) => {
+        try {
+          return parseDataRows(csv, 'r.csv');
+        } catch (error) {
+          return error instanceof Error ? error.message : String(error);
+        }
+      };
+      // A quoted cell goes through the parser alone: the same text quoted must read the same.
+      const quoted = text.replace(/[^,\r\n]+/g, (cell) => `"${cell}"`);
+      assert.deepEqual(parsed(text), parsed(quoted), JSON.stringify(text));
+    }
+    assert.deepEqual(parseDataRows('id,label\nr1, one \n', 'r.csv'), [{ number: 1, label: 'one', values: { id: 'r1', label: ' one ' } }]);
+  });
+
   it('refuses what is not a table of variables, saying why', () => {
     assert.throws(() => parseDataRows('a,b\n1,2,3\n', 'r.csv'), (error: unknown) => error instanceof DataFileError && /r\.csv is not CSV with a header row/.test(error.message));
     assert.throws(() => parseDataRows('{"a": 1}', 'r.json'), /not a JSON array of objects/);

@@ -278,7 +278,7 @@ describe('engine/runner', () => {
         "curl 'http://127.0.0.1:4404/efat/api/v1/ditte?x=1'",
         "-H 'Accept: application/json'",
         '-H "Authorization: Bearer $TENANT_API_TOKEN"',
-        '-H "Authorization-Key: $TENANT_API_KEY"',
+        '-H "Authorization-Key: $TENANT_API_KEY_EFAT"',
         "-H 'User-Tenant: t-to'",
         "-H 'X-A: b'",
       ].join(' \\\n  '),

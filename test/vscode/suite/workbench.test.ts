@@ -167,7 +167,7 @@ describe('workbench', function () {
     const curl = (await vscode.commands.executeCommand('tenantApi.copyAsCurl', { includeSecrets: false })) as string;
     assert.match(curl, /^curl 'http:\/\/127\.0\.0\.1:\d+\/efat\/api\/v1\/ditte\?/);
     assert.match(curl, /\$TENANT_API_TOKEN/);
-    assert.match(curl, /\$TENANT_API_KEY/);
+    assert.match(curl, /\$TENANT_API_KEY_EFAT"/, "the runner's variable of the module");
     assert.equal(await vscode.env.clipboard.readText(), curl);
   });
 

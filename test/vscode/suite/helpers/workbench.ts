@@ -101,12 +101,13 @@ export async function signOutEveryone(): Promise<void> {
 /** A suite's end: its editors closed, everyone signed out, the settings back, its sandbox stopped. */
 export async function endWorkbenchSuite(sandbox: Sandbox | undefined): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  // Keys of this sandbox would otherwise meet the next suite's sandbox, whose keys differ.
+  if (sandbox) await clearLicenceKeys(sandbox);
   await signOutEveryone();
   await resetSettings();
   await sandbox?.close();
 }
 
-/** Sets the sandbox's licence keys of one organization for every module. */
 /** The usual start of a suite about requests: everyone signed out, a new sandbox, Mario signed in with org-rossi's keys. */
 export async function startSignedInAsMario(options: SandboxOptions = {}): Promise<Sandbox> {
   await workbenchApi();
@@ -117,6 +118,13 @@ export async function startSignedInAsMario(options: SandboxOptions = {}): Promis
   return sandbox;
 }
 
+/** Removes the licence keys of every module of the sandbox (every organization's). */
+export async function clearLicenceKeys(sandbox: Sandbox): Promise<void> {
+  const store = (await extensionExports()).licenceKeys;
+  for (const module of sandbox.modules) await store?.clear(module.id);
+}
+
+/** Sets the sandbox's licence keys of one organization for every module. */
 export async function setLicenceKeys(sandbox: Sandbox, organizationId: string): Promise<void> {
   const exports = await extensionExports();
   assert.ok(exports.licenceKeys, 'activate() must return { licenceKeys } (src/api LicenceKeyStore) for the tests');
