@@ -247,10 +247,12 @@ describe('Daily use, second round', function () {
     const watches = ((await extensionExports()) as unknown as { watches: WatchHooks }).watches;
     await configure({ routes: [{ prefix: SUMMARY, host: 'cluster', module: 'efat' }], environments: [{ name: 'Beta' }] });
     try {
+      const file = writeFile('watch.http', ['# @name summary', '# @tenant BA-PR', `GET ${SUMMARY}`, ''].join('\n'));
+      const editor = await openFile(file);
       const since = sandbox.requests.length;
       const started = Date.now();
-      // The real minute: the first look does not wait for it.
-      await vscode.commands.executeCommand('tenantApi.watch', { path: SUMMARY, tenant: 'BA-PR' });
+      // The real minute, from the request's Watch CodeLens: the first look does not wait for it.
+      await clickLens(editor, 2, 'Send summary again every minute or more (tenantApi.watch.intervalSeconds) and show what changed');
       await waitFor(async () => (await driver.notifications()).find((message) => /^Watching GET riepilogo · BA-PR: sent now, then every 60 s\.$/.test(message)), { what: 'the watch notification' });
       await waitFor(() => tabsLabelled('GET riepilogo · BA-PR')[0], { timeoutMs: 30_000, what: 'the first answer\'s tab' });
       const firstAt = calls(since, SUMMARY)[0]?.at ?? Date.now();
@@ -259,17 +261,16 @@ describe('Daily use, second round', function () {
       for (const watch of watches.list()) await vscode.commands.executeCommand('tenantApi.stopWatch', watch.id);
       await vscode.commands.executeCommand('notifications.clearAll');
 
-      // Under the test's scaled minute (600 ms), watched again: then a switch to Beta pauses it and says so.
+      // Watched again under the test's scaled minute (600 ms): a call every (scaled) minute; a switch to Beta pauses it and says so.
       watches.setTimeScale(0.01);
+      const again = sandbox.requests.length;
       await vscode.commands.executeCommand('tenantApi.watch', { path: SUMMARY, tenant: 'BA-PR' });
-      // Then every (scaled) minute; a switch to Beta pauses it and says so.
-      watches.setTimeScale(0.01);
-      await waitFor(() => calls(since, SUMMARY).length >= 2 || undefined, { timeoutMs: 30_000, what: 'the second call of the watch' });
+      await waitFor(() => calls(again, SUMMARY).length >= 2 || undefined, { timeoutMs: 30_000, what: 'the watch\'s second call, a scaled minute after its first' });
       await driver.click(ENVIRONMENT_ITEM, { timeoutMs: 10_000 });
       await driver.click(`${ROW}:has-text("Beta")`, { timeoutMs: 10_000 });
       await waitFor(async () => (await driver.notifications()).find((message) => /^Paused watching GET riepilogo · BA-PR: "Beta" is active now\. It resumes when you switch back to "Default"\.$/.test(message)), { what: 'the pause notification' });
       assert.deepEqual(watches.list().map((watch) => watch.paused), [true]);
-      await driver.waitFor(`${WATCH_ITEM}:has-text("1 paused")`, { timeoutMs: 10_000 });
+      await driver.waitFor(`${WATCH_ITEM}:has-text("1 watch paused")`, { timeoutMs: 10_000 });
       const paused = calls(since, SUMMARY).length;
       await sleep(3_000);
       assert.ok(calls(since, SUMMARY).length <= paused + 1, 'paused: no call in five scaled minutes (one may have been on its way)');
