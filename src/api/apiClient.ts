@@ -7,7 +7,6 @@ import { silentLogger } from '../common/logger';
 import { backoff } from './backoff';
 import { CallProgress } from './callProgress';
 import { CallToken, SharedAccessToken } from './callToken';
-import type { CountTimeEstimate } from './countTimeEstimate';
 import { ApiError, apiErrors } from './errors';
 import type { HostPolicy } from './hostValidation';
 import { HttpTransport, TransportError, type FetchFunction } from './httpTransport';
@@ -16,7 +15,7 @@ import { APPLICATION_LIMITS, scaleLimits, type RateLimit } from './limits';
 import { giveUpError } from './outcomeErrors';
 import { QuotaTracker } from './quotaTracker';
 import { nextHop } from './redirects';
-import { RequestScheduler } from './requestScheduler';
+import { localScheduler, type RequestScheduler } from './requestScheduler';
 import { prepareRequest, type PreparedRequest } from './requestPreparation';
 import { buildResponse } from './responseBuilder';
 import { requestTimeoutMs, REQUEST_TIMEOUT_SECONDS } from './requestTimeout';
@@ -70,8 +69,6 @@ export interface ApiClientOptions {
   /** First backoff after a transient failure, doubled each retry; default 250 ms. */
   backoffBaseMs?: number;
   random?: () => number;
-  /** When a call enters the rate-limit log; default 'fastest-round-trip' (see CountTimeEstimate). */
-  countTimeEstimate?: CountTimeEstimate;
   /** Share a scheduler and tracker (default: new ones, disposed with the client; shared ones are not). */
   scheduler?: RequestScheduler;
   quota?: QuotaTracker;
@@ -138,12 +135,11 @@ export class ApiClient implements TenantApi {
     this.quota = options.quota ?? new QuotaTracker();
     this.scheduler =
       options.scheduler ??
-      new RequestScheduler({
+      localScheduler({
         clock: this.clock,
         limits: scaleLimits(options.limits ?? APPLICATION_LIMITS, this.timeScale),
         safetyMarginMs: () => this.settings().safetyMarginMs,
         maxQueueLength: () => this.settings().maxQueueLength,
-        countTimeEstimate: () => options.countTimeEstimate ?? 'fastest-round-trip',
         logger: this.logger,
       });
     this.exchange = scheduledExchange(this.scheduler, this.transport, this.clock);
@@ -173,11 +169,6 @@ export class ApiClient implements TenantApi {
   /** Licence modules of the route table in force. */
   modules(): string[] {
     return this.routeTable().modules();
-  }
-
-  /** Loads ky ahead of the first call (optional). */
-  warmUp(): Promise<void> {
-    return this.transport.ready();
   }
 
   async listTenants(options: { signal?: AbortSignal } = {}): Promise<TenantRecord[]> {

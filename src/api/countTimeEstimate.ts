@@ -4,21 +4,33 @@
  *   this holds whatever the network does; it costs about one round trip per window.
  * - 'fastest-round-trip' (default): the answer time minus the fastest round trip seen on that origin.
  *   See CountTimeEstimator for when that holds.
- * - 'send': the send time; holds only while delays vary less than the safety margin (the benchmark's
- *   comparison).
  */
-export type CountTimeEstimate = 'answer' | 'fastest-round-trip' | 'send';
+export type CountTimeEstimate = 'answer' | 'fastest-round-trip';
 
 /** Round trips seen on one origin, with no new fastest more than the margin below the last, before the fastest is trusted. */
 export const ROUND_TRIP_SAMPLES = 30;
 
 /**
- * One call in the rate-limit log: `at` is its answer time (its failure time, or in 'send' mode its
- * send time); with `origin`, the floor of that origin's round trip is taken off when a decision is made.
+ * One call in the rate-limit log: `at` is its answer time (or its failure time); with `origin`, the
+ * floor of that origin's round trip is taken off when a decision is made.
  */
 export interface LogEntry {
   at: number;
   origin?: string;
+}
+
+/** How the local log places a call (CountTimeEstimator; the benchmark compares others through it). */
+export interface CountTimeRule {
+  /** The log entry of a call sent at `sentAt` to `origin` whose answer arrived at `answeredAt`. */
+  answered(origin: string, sentAt: number, answeredAt: number): LogEntry;
+  /** The log entry of a call sent at `sentAt` that ended at `endedAt` without an answer. */
+  failed(sentAt: number, endedAt: number): LogEntry;
+  /** The round trip taken off the entries of `origin` at a decision; undefined: none. */
+  floor(origin: string): number | undefined;
+  /** When the server is taken to have counted the call of `entry`, as of now. */
+  countedAt(entry: LogEntry): number;
+  /** A 429 for a short unit: answer times from now on. True when that changes how calls are logged. */
+  distrust(): boolean;
 }
 
 /**
@@ -45,7 +57,7 @@ export interface LogEntry {
  * What it still assumes: once the floor has held for ROUND_TRIP_SAMPLES round trips, it does not
  * drop by more than the margin before a round trip shows it.
  */
-export class CountTimeEstimator {
+export class CountTimeEstimator implements CountTimeRule {
   private readonly fastest = new Map<string, { roundTripMs: number; steadySamples: number }>();
   private distrusted = false;
 
@@ -57,7 +69,6 @@ export class CountTimeEstimator {
   /** The log entry of a call sent at `sentAt` to `origin` whose answer arrived at `answeredAt`. */
   answered(origin: string, sentAt: number, answeredAt: number): LogEntry {
     const mode = this.mode();
-    if (mode === 'send') return { at: sentAt };
     const roundTrip = Math.max(0, answeredAt - sentAt);
     const known = this.fastest.get(origin);
     const steady = known !== undefined && roundTrip >= known.roundTripMs - Math.max(0, this.marginMs());
@@ -69,8 +80,8 @@ export class CountTimeEstimator {
   }
 
   /** The log entry of a call sent at `sentAt` that ended at `endedAt` without an answer. */
-  failed(sentAt: number, endedAt: number): LogEntry {
-    return { at: this.mode() === 'send' ? sentAt : endedAt };
+  failed(_sentAt: number, endedAt: number): LogEntry {
+    return { at: endedAt };
   }
 
   /** When the server is taken to have counted the call of `entry`, as of now. */

@@ -1,4 +1,3 @@
-import type { KyInstance } from 'ky' with { 'resolution-mode': 'import' };
 import type { Clock } from '../common/clock';
 import { ConnectionProblemError, describeNetworkError } from './connectionProblems';
 
@@ -40,56 +39,35 @@ export interface ExchangeOptions {
   onHeaders?: () => void;
 }
 
-let kyModule: Promise<KyInstance> | undefined;
-
-/** ky 1.x is an ES module; the extension is CommonJS, so it is loaded once with import(). */
-function loadKy(): Promise<KyInstance> {
-  kyModule ??= import('ky').then((module) => module.default);
-  return kyModule;
-}
-
 /**
- * One HTTP exchange through ky, with no retries of its own (the client decides about retries, since
- * every attempt must take a rate-limit slot; fetch's own resend after a 421 is reported in
- * `sentTwice` and impossible for a body), no redirect following (the client re-validates the
- * target) and no exception for HTTP error statuses. The time limit covers the body too.
+ * One HTTP exchange through fetch (the injected one, else the global one the editor routes through the
+ * user's proxy settings), with no retries (the client decides about retries, since every attempt must
+ * take a rate-limit slot; fetch's own resend after a 421 is reported in `sentTwice` and impossible for
+ * a body), no redirect following (the client re-validates the target) and no exception for HTTP error
+ * statuses. The time limit covers the body too.
  */
 export class HttpTransport {
-  private ky: KyInstance | undefined;
-
   constructor(
     private readonly clock: Clock,
-    private readonly fetchFunction?: FetchFunction,
+    private readonly fetchFunction: FetchFunction = (input, init) => fetch(input, init),
   ) {}
-
-  async ready(): Promise<void> {
-    if (this.ky) return;
-    const ky = await loadKy();
-    this.ky = ky.create({
-      retry: 0,
-      timeout: false,
-      throwHttpErrors: false,
-      redirect: 'manual',
-      ...(this.fetchFunction ? { fetch: this.fetchFunction } : {}),
-    });
-  }
 
   /**
    * Settles within `timeoutMs`, or at once when `signal` aborts, whatever the server does (no headers,
    * a stalled body, a body that trickles): the wait for the headers and the read of the body are raced
    * against our own timer and abort listener, which reject and cancel the reader. The abort does not
-   * only travel through the Request's signal, which undici follows through a weak reference (ky's
-   * AbortSignal.any included): after a garbage collection it may never arrive (nodejs/undici 4068, 3644).
+   * only travel through the Request's signal, which undici follows through a weak reference: after a
+   * garbage collection it may never arrive (nodejs/undici 4068, 3644).
    */
   async exchange(url: URL, options: ExchangeOptions): Promise<Exchange> {
-    await this.ready();
     if (options.signal?.aborted) throw new TransportError('cancelled', 'cancelled');
     const stop = new ExchangeStop();
     const timer = this.clock.setTimeout(() => stop.end('timeout'), Math.max(1, options.timeoutMs));
     const onAbort = () => stop.end('cancelled');
     options.signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const response = await stop.race(this.ky!(url, { method: options.method, ...unreplayableBody(options), signal: stop.controller.signal }));
+      const init = { method: options.method, ...unreplayableBody(options), redirect: 'manual', signal: stop.controller.signal } as const;
+      const response = await stop.race(this.fetchFunction(url, init));
       options.onHeaders?.();
       const body = await stop.race(readBody(response, stop));
       return { response, body, sentTwice: response.status === 421 && !carriesBody(options.method) };
@@ -113,7 +91,7 @@ const carriesBody = (method: string) => !['GET', 'HEAD'].includes(method.toUpper
  * again after a 421, as it does with a string or no body; the server still gets a length, not
  * chunked encoding.
  */
-function unreplayableBody(options: ExchangeOptions): { headers: Record<string, string>; body?: ReadableStream<Uint8Array> } {
+function unreplayableBody(options: ExchangeOptions): { headers: Record<string, string>; body?: ReadableStream<Uint8Array>; duplex?: 'half' } {
   if (!carriesBody(options.method)) return { headers: options.headers };
   const bytes = new TextEncoder().encode(options.body ?? '');
   const body = new ReadableStream<Uint8Array>({
@@ -122,7 +100,8 @@ function unreplayableBody(options: ExchangeOptions): { headers: Record<string, s
       controller.close();
     },
   });
-  return { headers: { ...options.headers, 'content-length': String(bytes.byteLength) }, body };
+  // fetch wants `duplex: 'half'` with a stream body (the request is sent before the answer is read).
+  return { headers: { ...options.headers, 'content-length': String(bytes.byteLength) }, body, duplex: 'half' };
 }
 
 /** The end of one exchange by our side (time limit or cancel): rejects every race and cancels the body. */

@@ -5,9 +5,10 @@ import { systemClock } from '../common/clock';
 import { LicenceKeyStore } from './licenceKeyStore';
 import { APPLICATION_LIMITS, type RateLimit } from './limits';
 import { QuotaTracker } from './quotaTracker';
-import { type RateLedger } from './requestScheduler';
+import { LocalLedger } from './localLedger';
+import type { RateLedger } from './rateLedger';
+import { RequestScheduler } from './requestScheduler';
 import { requestTimeoutSeconds } from './requestTimeout';
-import { MeteredScheduler } from './meteredScheduler';
 import type { AccessTokenSource } from './types';
 
 export { ApiClient, DEFAULT_API_SETTINGS, TENANT_LIST_PATH, type ApiSettings } from './apiClient';
@@ -86,7 +87,7 @@ export function createTenantApi(deps: TenantApiDeps): { client: ApiClient; licen
 /** An application's scheduler and the window-shared ledger behind it, disposed together. */
 export interface ApplicationScheduler {
   /** Its calls and their waits are told (onDidCall) for the usage panel. */
-  readonly scheduler: MeteredScheduler;
+  readonly scheduler: RequestScheduler;
   dispose(): void;
 }
 
@@ -99,7 +100,7 @@ export interface SharedLedgerParts {
 }
 
 /** Makes the ledger of one application, shared with the other windows of the editor. */
-export type SharedLedgerFactory = (parts: SharedLedgerParts) => RateLedger & { dispose(): void };
+export type SharedLedgerFactory = (parts: SharedLedgerParts) => RateLedger;
 
 /**
  * The scheduler of one application (spec 8: the limits are per application), for clients that share
@@ -112,21 +113,9 @@ export function createApplicationScheduler(
   shared?: { ledger: SharedLedgerFactory; quota: QuotaTracker },
 ): ApplicationScheduler {
   const safetyMarginMs = () => settings().safetyMarginMs;
-  const ledger = shared?.ledger({ quota: shared.quota, limits: APPLICATION_LIMITS, safetyMarginMs, logger });
-  const scheduler = new MeteredScheduler({
-    clock: systemClock,
-    limits: APPLICATION_LIMITS,
-    safetyMarginMs,
-    maxQueueLength: () => settings().maxQueueLength,
-    countTimeEstimate: () => 'fastest-round-trip',
-    logger,
-    ledger,
-  });
-  return {
-    scheduler,
-    dispose() {
-      scheduler.dispose();
-      ledger?.dispose();
-    },
-  };
+  const ledger = shared
+    ? shared.ledger({ quota: shared.quota, limits: APPLICATION_LIMITS, safetyMarginMs, logger })
+    : new LocalLedger({ clock: systemClock, limits: APPLICATION_LIMITS, safetyMarginMs, logger });
+  const scheduler = new RequestScheduler({ ledger, maxQueueLength: () => settings().maxQueueLength, clock: systemClock });
+  return { scheduler, dispose: () => scheduler.dispose() };
 }

@@ -24,9 +24,10 @@ export class UsageHistory {
   record(reading: Pick<QuotaReading, 'organization' | 'used' | 'limit' | 'seenAt'>): void {
     const samples = this.byOrganization.get(reading.organization) ?? [];
     const sample: UsageSample = { used: reading.used, limit: reading.limit, at: reading.seenAt };
-    if (samples.some((known) => known.at === sample.at && known.used === sample.used)) return;
+    // From the end (readings mostly arrive in order): where it goes, and a repeat among those of its time.
     let index = samples.length;
     while (index > 0 && samples[index - 1].at > sample.at) index -= 1;
+    for (let same = index - 1; same >= 0 && samples[same].at === sample.at; same--) if (samples[same].used === sample.used) return;
     samples.splice(index, 0, sample);
     if (samples.length > this.maxSamples) samples.splice(0, samples.length - this.maxSamples);
     this.byOrganization.set(reading.organization, samples);

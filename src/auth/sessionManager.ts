@@ -281,7 +281,7 @@ export class SessionManager implements AccessTokenSource, SessionState, Disposab
     this.logger.info(`Refreshed the access token of ${id}; it expires at ${new Date(next.expiresAt).toISOString()}.`);
     this.changes.fire({ added: [], removed: [], changed: [next] });
     this.simpleChanges.fire();
-    // Before the lock is released: the next window to take it finds these tokens (see SharedRateLedger.sync).
+    // Before the lock is released: the next window to take it finds these tokens (see SessionChannel.sync in src/coordination).
     await this.relay.publish(next);
     return next;
   }

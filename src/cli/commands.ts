@@ -59,8 +59,6 @@ export interface CliDeps {
   clock: Clock;
   logger(verbose: boolean): Logger;
   version: string;
-  /** ms since the process started (performance.now()). */
-  uptime(): number;
   /** Asks the person at the terminal for a secret, typed hidden; undefined when nobody is there (CI, a pipe). */
   ask?(question: string): Promise<string>;
 }
@@ -150,7 +148,7 @@ function writeReports(args: Arguments, report: RunReport, reason: ExitReason, de
   if (summary && args.reporters.some((reporter) => reporter.kind === 'markdown')) fs.appendFileSync(summary, `${markdownReport(report, reason)}\n`);
 }
 
-async function platformFor(prepared: Prepared, tokens: AccessTokenSource, deps: CliDeps, sent: { first?: number }, counter?: StatisticsCounter): Promise<Platform> {
+async function platformFor(prepared: Prepared, tokens: AccessTokenSource, deps: CliDeps, counter?: StatisticsCounter): Promise<Platform> {
   const { args, settings, credentials, logger } = prepared;
   const api = args.timeoutSeconds ? { ...settings.api, requestTimeoutSeconds: args.timeoutSeconds } : settings.api;
   return createPlatform({
@@ -163,10 +161,7 @@ async function platformFor(prepared: Prepared, tokens: AccessTokenSource, deps: 
     variables: settings.environment.settings.variables,
     fileEnvironment: (key) => prepared.environmentFiles.forFolder(path.dirname(key), fileEnvironmentName(settings.environment)),
     logger,
-    fetch: (counter ?? new StatisticsCounter(() => 0)).counting((input, init) => {
-      sent.first ??= deps.uptime();
-      return prepared.network.fetch(input, init);
-    }),
+    fetch: (counter ?? new StatisticsCounter(() => 0)).counting((input, init) => prepared.network.fetch(input, init)),
     ...(prepared.ledger ? { redis: { endpoint: prepared.ledger, fallback: args.ledgerFallback, logger: ledgerLogger(logger, deps.output) } } : {}),
     catalogues: { entries: settings.catalogues, folder: settings.folder },
   });
@@ -190,7 +185,7 @@ function load(prepared: Prepared, platform: Pick<Platform, 'client'>, deps: CliD
 
 async function dryRun(prepared: Prepared, deps: CliDeps): Promise<number> {
   const tokens: AccessTokenSource = { getAccessToken: async () => Promise.reject(new Error('dry run')) };
-  const platform = await platformFor(prepared, tokens, deps, {});
+  const platform = await platformFor(prepared, tokens, deps);
   try {
     await loadCatalogues(platform, deps);
     const files = load(prepared, platform, deps);
@@ -239,12 +234,9 @@ async function askMissingKeys(planned: readonly PlannedFile[], prepared: Prepare
 async function run(prepared: Prepared, deps: CliDeps): Promise<number> {
   const { args, settings, credentials } = prepared;
   const grant = chooseGrant(args.grant, credentials, askerOf(args, deps) !== undefined);
-  const signInStarted = deps.uptime();
   const tokens = await signIn(grant, credentials, { tokens: tokenClient(prepared, deps), clock: deps.clock, logger: prepared.logger, scopes: settings.auth.scopes, prompt: (text) => deps.output.err(text) });
-  const signInMs = deps.uptime() - signInStarted;
-  const sent: { first?: number; handed?: number } = {};
   const counter = new StatisticsCounter(() => deps.clock.now());
-  const platform = await platformFor(prepared, tokens, deps, sent, counter);
+  const platform = await platformFor(prepared, tokens, deps, counter);
   try {
     await loadCatalogues(platform, deps);
     const files = load(prepared, platform, deps);
@@ -260,10 +252,7 @@ async function run(prepared: Prepared, deps: CliDeps): Promise<number> {
       deps.output.err(refusal);
       return exitCode('quotaGuard');
     }
-    const report = await runFiles(planned, fileRunDeps(prepared, platform, deps, { sent, counter, organizationOf, grant }), args, settings.environment.name);
-    report.signInMs = Math.round(signInMs);
-    if (sent.handed !== undefined) report.firstRequestMs = Math.round(sent.handed - signInMs);
-    if (sent.first !== undefined) report.firstOnWireMs = Math.round(sent.first - signInMs);
+    const report = await runFiles(planned, fileRunDeps(prepared, platform, deps, { counter, organizationOf, grant }), args, settings.environment.name);
     return finish(describeRun(report, { planned, args, counter, readings: platform.quota.readings() }), args, deps);
   } finally {
     platform.dispose();
@@ -321,22 +310,15 @@ function organizationLookup(platform: Platform): (module: string | undefined, te
 }
 
 interface RunParts {
-  sent: { first?: number; handed?: number };
   counter: StatisticsCounter;
   organizationOf: FileRunDeps['organizationOf'];
   grant: GrantChoice;
 }
 
 function fileRunDeps(prepared: Prepared, platform: Platform, deps: CliDeps, parts: RunParts): FileRunDeps {
-  const { sent, counter } = parts;
+  const { counter } = parts;
   return {
-    runner: {
-      send: (document, index, options) => {
-        sent.handed ??= deps.uptime();
-        return platform.runner.send(document, index, options);
-      },
-      forget: (key) => platform.runner.forget(key),
-    },
+    runner: platform.runner,
     readings: () => platform.quota.readings(),
     routeFor: (p) => platform.client.routeFor(p),
     organizationOf: parts.organizationOf,

@@ -51,7 +51,6 @@ runCli(parsed(process.argv.slice(2)), {
   clock: systemClock,
   logger: (verbose) => stderrLogger(output, verbose),
   version,
-  uptime: () => performance.now(),
   // Only a person at a terminal is asked: a run in CI or fed by a pipe never waits for an answer.
   ask: process.stdin.isTTY ? ask : undefined,
 }).then(

@@ -82,11 +82,6 @@ export interface RunReport {
   quota?: OrganizationQuota[];
   statistics?: RunStatistics;
   stopped?: { reason: StopReason; message: string };
-  /** ms from the process's start to the first request handed to the client, sign-in excluded. */
-  firstRequestMs?: number;
-  /** ms from the process's start to the first request on the wire (after its rate-limit slot), sign-in excluded. */
-  firstOnWireMs?: number;
-  signInMs?: number;
 }
 
 function assertionsOf(outcome: RunOutcome): AssertionResult[] {

@@ -1,11 +1,14 @@
 import type { Socket } from 'node:net';
+import type { RateLimit } from '../api/limits';
+import type { Clock } from '../common/clock';
+import type { Logger } from '../common/logger';
 import { joinBroker, type BrokerLink } from './brokerLink';
 import { BrokerServer, type RelayedMessage } from './brokerServer';
 import { electBroker, type Elected } from './election';
 import { Journal } from './journal';
 import { LedgerBroker, logHorizonMs } from './ledgerBroker';
-import { brokerName, type BrokerMessage, type ClientMessage, type EndedCall } from './protocol';
-import type { SharedRateLedgerOptions } from './sharedRateLedger';
+import { brokerName, type BrokerMessage, type ClientMessage, type EndedCall, type QuotaState } from './protocol';
+import type { RuntimeDir } from './runtimeDir';
 
 /*
  * A window's role in its application's ledger: the election (election.ts decides who listens on the
@@ -17,7 +20,20 @@ const RETRY_ELECTION_MS = 20;
 /** A journal nobody wrote to for a day belongs to no running broker: it is deleted. */
 const JOURNAL_IDLE_MS = 24 * 3600_000;
 
-/** What the election needs of the window (SharedRateLedger). */
+/** One application's channel between the windows: where its broker lives, and what the broker is given. */
+export interface ChannelOptions {
+  dir: RuntimeDir;
+  appKey: string;
+  clock: Clock;
+  /** The application's limits (scaled like the scheduler's). */
+  limits: readonly RateLimit[];
+  safetyMarginMs: () => number;
+  logger: Logger;
+  /** The quota of every organization, for windows joining while this one is the broker. */
+  quotaStates: () => QuotaState[];
+}
+
+/** What the election needs of the window (WindowChannel). */
 export interface ElectingWindow {
   readonly windowId: string;
   isDisposed(): boolean;
@@ -48,7 +64,7 @@ export type BrokerRole =
  * Joins the application's broker or becomes it, trying again (with a growing pause) until one works
  * or the window is disposed; the window hears of the role through `joined`.
  */
-export async function takeBrokerRole(options: SharedRateLedgerOptions, window: ElectingWindow): Promise<void> {
+export async function takeBrokerRole(options: ChannelOptions, window: ElectingWindow): Promise<void> {
   const { dir, appKey, logger } = options;
   const key = await dir.key();
   for (let failures = 0; !window.isDisposed(); failures++) {
@@ -80,7 +96,7 @@ async function joinAsWindow(window: ElectingWindow, key: Buffer, socket: Socket)
 }
 
 /** The broker: seeded from the previous broker's journal, this window joined, the others accepted. */
-function becomeBroker(options: SharedRateLedgerOptions, window: ElectingWindow, key: Buffer, elected: Extract<Elected, { role: 'broker' }>): void {
+function becomeBroker(options: ChannelOptions, window: ElectingWindow, key: Buffer, elected: Extract<Elected, { role: 'broker' }>): void {
   const { clock, limits, safetyMarginMs, logger, dir, appKey } = options;
   const journalPath = dir.file(`${brokerName(appKey)}.journal`);
   Journal.sweep(dir.path, JOURNAL_IDLE_MS);

@@ -127,7 +127,7 @@ export class BrokerServer {
       case 'session':
       case 'quota':
         if (message.t === 'session') this.keep(message, window);
-        // Relayed in the order received, before any later `synced` to anyone (see SharedRateLedger.sync).
+        // Relayed in the order received, before any later `synced` to anyone (see SessionChannel.sync).
         for (const other of this.joined.values()) if (other !== connection) other.channel.send(message);
         this.hooks.relayed(message);
         return true;

@@ -4,7 +4,7 @@ import type { SessionPeers } from '../auth/sessionRelay';
 import { Emitter } from '../common/event';
 import type { Logger } from '../common/logger';
 import { ApplicationLedger } from './applicationLedger';
-import type { RelayedSession } from './sharedRateLedger';
+import type { RelayedSession } from './sessionChannel';
 import { fileLock, type CrossWindowLock } from './refreshLock';
 import { applicationKey, openRuntimeDir, type RuntimeDir } from './runtimeDir';
 
@@ -23,7 +23,7 @@ export interface WindowCoordination {
   sharedLedger(application: Application): (parts: LedgerParts) => ApplicationLedger;
   /**
    * Refreshed sessions of one secret store (an environment's) exchanged with the other windows of its
-   * application, over the connection of that application's ledger (memory only, never a file).
+   * application, through the sessions part of that application's window channel (memory only, never a file).
    */
   sessionPeers(application: Application, store: string): SessionPeers;
 }

@@ -1,5 +1,6 @@
 import type { RateLimit } from '../api/limits';
-import { RequestScheduler, type Slot } from '../api/requestScheduler';
+import { LocalLedger } from '../api/localLedger';
+import type { Slot, Withdraw } from '../api/rateLedger';
 import type { Clock } from '../common/clock';
 import type { Logger } from '../common/logger';
 import type { JournaledCall } from './journal';
@@ -18,7 +19,7 @@ interface BrokerCall {
   window: string;
   id: number;
   /** Waiting for a slot. */
-  abort?: AbortController;
+  withdraw?: Withdraw;
   /** Granted (or already in flight at a broker that died). */
   slot?: Slot;
   /** Reserved from the journal of a broker that died: ends as logged unless its window joins within JOIN_GRACE_MS. */
@@ -41,13 +42,13 @@ export interface LedgerBrokerOptions {
 const key = (window: string, id: number) => `${window}:${id}`;
 
 /**
- * The broker's side of the ledger, without I/O: one RequestScheduler (the engine) holds the log of
+ * The broker's side of the ledger, without I/O: one LocalLedger (the engine) holds the log of
  * every window's calls and grants slots in the order the windows ask for them. A call in flight
  * counts in every window; one that ended is logged when its report arrives, with the round trip its
  * window measured (see the invariant in sharedRateLedger.ts).
  */
 export class LedgerBroker {
-  private readonly engine: RequestScheduler;
+  private readonly engine: LocalLedger;
   private readonly calls = new Map<string, BrokerCall>();
   /** Calls logged in the last longest window (by key), so that a joining window's report is not logged twice. */
   private readonly logged = new Map<string, number>();
@@ -57,20 +58,17 @@ export class LedgerBroker {
 
   constructor(private readonly options: LedgerBrokerOptions) {
     const clock = options.clock;
-    this.engine = new RequestScheduler({
+    this.engine = new LocalLedger({
       clock: { ...clock, monotonic: () => this.backdatedTo ?? clock.monotonic() },
       limits: options.limits,
       safetyMarginMs: options.safetyMarginMs,
-      maxQueueLength: () => Number.MAX_SAFE_INTEGER,
-      countTimeEstimate: () => 'fastest-round-trip',
       logger: options.logger,
     });
-    this.engine.onDidChange(() => this.pruneLogged());
   }
 
   /** Monotonic ms (this process) until which every window is paused. */
   get pausedUntil(): number | undefined {
-    return this.engine.state.pausedUntil;
+    return this.engine.pausedUntil;
   }
 
   logTimes(): number[] {
@@ -80,25 +78,28 @@ export class LedgerBroker {
   want(window: string, id: number, front: boolean): void {
     const k = key(window, id);
     if (this.calls.has(k)) return;
-    const call: BrokerCall = { window, id, abort: new AbortController() };
+    const call: BrokerCall = { window, id };
     this.calls.set(k, call);
-    this.engine.acquire({ front, signal: call.abort!.signal }).then(
-      (slot) => {
-        if (this.calls.get(k) !== call) return slot.release();
-        call.abort = undefined;
+    let granted = false;
+    const withdraw = this.engine.ask({
+      front,
+      granted: (slot) => {
+        granted = true;
+        call.withdraw = undefined;
         call.slot = slot;
         this.options.journal.granted(window, id);
         this.options.send(window, { t: 'grant', w: window, id });
       },
-      () => undefined, // cancelled: the window withdrew it or went away
-    );
+      refused: () => this.calls.delete(k), // the broker stopped
+    });
+    if (!granted) call.withdraw = withdraw;
   }
 
   cancel(window: string, id: number): void {
     const call = this.calls.get(key(window, id));
-    if (!call?.abort) return;
+    if (!call?.withdraw) return;
     this.calls.delete(key(window, id));
-    call.abort.abort();
+    call.withdraw();
   }
 
   done(window: string, id: number, how: DoneHow, answer?: AnswerTiming): void {
@@ -109,7 +110,7 @@ export class LedgerBroker {
 
   pause(ms: number): void {
     this.engine.pause(ms);
-    const until = this.engine.state.pausedUntil;
+    const until = this.engine.pausedUntil;
     if (until !== undefined) this.options.broadcast({ t: 'pause', forMs: Math.max(0, until - this.options.clock.monotonic()) });
   }
 
@@ -194,6 +195,7 @@ export class LedgerBroker {
         this.backdatedTo = undefined;
       }
       this.logged.set(k, now);
+      this.pruneLogged();
     }
     if (how === 'answered') slot.markAnswered();
     else slot.release();

@@ -3,8 +3,10 @@ import type { QuotaReading } from '../api/types';
 import type { StoredSession } from '../auth/sessionStore';
 
 /**
- * The messages between a window and the broker of an application's ledger: one JSON object per line.
- * Every line from the other side goes through `parseMessage`; anything else closes the connection.
+ * The messages of an application's window channel (windowChannel.ts), between a window and the
+ * broker: one JSON object per line. After the handshake they carry the rate limit (want, cancel,
+ * done, pause, grant), the quota (quota) and refreshed sessions (session, sync, synced). Every line
+ * from the other side goes through `parseMessage`; anything else closes the connection.
  */
 export const PROTOCOL_VERSION = 3;
 
@@ -33,13 +35,17 @@ export interface EndedCall {
 }
 
 export type ClientMessage =
+  // the handshake
   | { t: 'hello'; v: number; nonce: string }
   | { t: 'join'; proof: string; w: string; inFlight: number[]; ended: EndedCall[] }
+  // the rate limit
   | { t: 'want'; id: number; front: boolean }
   | { t: 'cancel'; id: number }
   | { t: 'done'; id: number; how: DoneHow; answer?: AnswerTiming }
   | { t: 'pause'; ms: number }
+  // the quota
   | { t: 'quota'; state: QuotaState }
+  // the sessions: `sync` asks for every session relayed to this window before it (SessionChannel.sync)
   | { t: 'session'; store: string; session: SessionRecord }
   | { t: 'sync'; n: number };
 
@@ -53,11 +59,15 @@ export interface AnswerTiming {
 export type DoneHow = 'answered' | 'failed' | 'released' | 'unsent';
 
 export type BrokerMessage =
+  // the handshake
   | { t: 'challenge'; nonce: string; proof: string }
   | { t: 'welcome'; pausedForMs: number; quota: QuotaState[] }
+  // the rate limit
   | { t: 'grant'; w: string; id: number }
   | { t: 'pause'; forMs: number }
+  // the quota
   | { t: 'quota'; state: QuotaState }
+  // the sessions
   | { t: 'session'; store: string; session: SessionRecord }
   /** Answers the window's `sync` n: every message the broker relayed to it before has been sent. */
   | { t: 'synced'; n: number };

@@ -1,23 +1,19 @@
-import { randomBytes } from 'node:crypto';
 import { apiErrors } from '../api/errors';
 import type { RateLimit } from '../api/limits';
-import type { RateLedger, Slot } from '../api/requestScheduler';
+import type { RateLedger, Slot, SlotAsk, Withdraw } from '../api/rateLedger';
 import type { Clock } from '../common/clock';
 import { Emitter, type Event } from '../common/event';
-import type { Logger } from '../common/logger';
 import type { BrokerLink } from './brokerLink';
-import { takeBrokerRole, type BrokerRole, type OwnBroker } from './brokerRole';
-import { logHorizonMs } from './ledgerBroker';
-import type { AnswerTiming, BrokerMessage, DoneHow, EndedCall, QuotaState, SessionRecord } from './protocol';
-import type { RuntimeDir } from './runtimeDir';
+import { logHorizonMs, type LedgerBroker } from './ledgerBroker';
+import type { AnswerTiming, DoneHow, EndedCall } from './protocol';
 
 /*
  * One rate-limit ledger per application (authUrl + clientId) for every window of the editor on
- * this machine: a window's side (its calls, their slots, the broker's messages); joining the broker
- * or becoming it is brokerRole.ts's job.
+ * this machine: a window's side of it (its calls, their slots), the rate part of its channel to the
+ * other windows (windowChannel.ts, which joins the broker or becomes it through brokerRole.ts).
  *
- * Invariant: the calls of all windows together keep the guarantee that one window's scheduler
- * gives its own calls (see RequestScheduler and countTimeEstimate.ts): no interval of a limit's
+ * Invariant: the calls of all windows together keep the guarantee that one window's own log
+ * gives its calls (see LocalLedger and countTimeEstimate.ts): no interval of a limit's
  * window holds more than its `max` calls counted by the server.
  *
  * Why it holds:
@@ -26,7 +22,7 @@ import type { RuntimeDir } from './runtimeDir';
  *    lock and after a second failed connection (election.ts), so two windows never both grant. A
  *    window takes a slot only from the broker it has joined: its own process (direct calls) or the
  *    one at the other end of an open connection that proved the user's key.
- * 2. The broker's engine is a RequestScheduler holding every window's calls: a call counts in
+ * 2. The broker's engine is a LocalLedger holding every window's calls: a call counts in
  *    every window from its grant until its window reports how it ended. An answered call is then
  *    logged as countTimeEstimate.ts argues for one window, with two changes that only move entries
  *    later: its answer time is when the report reaches the broker (after the answer reached the
@@ -50,79 +46,48 @@ import type { RuntimeDir } from './runtimeDir';
  *    and asks the next broker for them: none is lost, and none is sent twice, since a call leaves
  *    only from the window that owns it and only once per grant.
  * 4. A 429 pause is the engine's, so it holds every window back; it is also sent to every window
- *    for its status. Quota states (readings, weekly stops, resumes) are relayed to every window.
- *    So are refreshed sessions (memory only: the journal never sees them), for windows whose secret
- *    storage does not show another window's writes (the browser editor); see `sync`.
+ *    for its status.
  * What it assumes: windows are processes of one user on one machine; a request already written by
  * a window killed in mid-call reaches the server within JOIN_GRACE_MS of its death.
  */
 
 interface LocalCall {
   state: 'waiting' | 'granted' | 'sent';
-  front: boolean;
-  resolve(slot: Slot): void;
-  reject(error: unknown): void;
-  detach?: () => void;
+  ask: SlotAsk;
 }
 
 export interface SharedRateLedgerOptions {
-  dir: RuntimeDir;
-  appKey: string;
   clock: Clock;
   /** The application's limits (scaled like the scheduler's). */
   limits: readonly RateLimit[];
   safetyMarginMs: () => number;
-  logger: Logger;
-  /** The quota of every organization, for windows joining while this one is the broker. */
-  quotaStates: () => QuotaState[];
 }
 
-/** How long `sync` waits for the broker's answer before it gives up. */
-const SYNC_TIMEOUT_MS = 1000;
-
-/** A refreshed session relayed between windows, and the secret store (environment) it belongs to. */
-export interface RelayedSession {
-  store: string;
-  session: SessionRecord;
+/** How the rate part reaches the broker (its channel's link), and the broker's engine when this window runs it. */
+export interface RateRoute {
+  link(): BrokerLink | undefined;
+  engine(): LedgerBroker | undefined;
 }
+
 export class SharedRateLedger implements RateLedger {
-  readonly windowId = randomBytes(16).toString('hex');
   private nextId = 1;
   private readonly calls = new Map<number, LocalCall>();
   /** This window's calls that ended and were logged, with when (this clock), for a new broker. */
   private readonly ended: Array<{ id: number; at: number }> = [];
-  private link: BrokerLink | undefined;
-  private broker: OwnBroker | undefined;
   private localPausedUntil: number | undefined;
   private unsentPauseMs = 0;
   private disposed = false;
   private readonly changes = new Emitter<void>();
-  private readonly quotaChanges = new Emitter<QuotaState>();
-  private readonly roleChanges = new Emitter<'broker' | 'window'>();
-  private readonly sessionChanges = new Emitter<RelayedSession>();
-  private nextSync = 1;
-  private readonly syncs = new Map<number, (reached: boolean) => void>();
   readonly onDidChange: Event<void> = this.changes.event;
-  /** Quota states from other windows. */
-  readonly onQuota: Event<QuotaState> = this.quotaChanges.event;
-  /** Sessions other windows refreshed. */
-  readonly onSession: Event<RelayedSession> = this.sessionChanges.event;
-  /** After each election: whether this window became the broker. */
-  readonly onRole: Event<'broker' | 'window'> = this.roleChanges.event;
 
-  constructor(private readonly options: SharedRateLedgerOptions) {}
-
-  /** Joins the application's broker or becomes it; resolves once slots can be asked for. */
-  async start(): Promise<void> {
-    await this.elect();
-  }
-
-  get isBroker(): boolean {
-    return this.broker !== undefined;
-  }
+  constructor(
+    private readonly options: SharedRateLedgerOptions,
+    private readonly route: RateRoute,
+  ) {}
 
   get pausedUntil(): number | undefined {
-    const until = this.broker ? this.broker.core.pausedUntil : this.localPausedUntil;
+    const engine = this.route.engine();
+    const until = engine ? engine.pausedUntil : this.localPausedUntil;
     return until !== undefined && until > this.options.clock.monotonic() ? until : undefined;
   }
 
@@ -131,150 +96,50 @@ export class SharedRateLedger implements RateLedger {
   }
 
   logTimes(): number[] {
-    return this.broker ? this.broker.core.logTimes() : []; // the log is the broker's
+    return this.route.engine()?.logTimes() ?? []; // the log is the broker's
   }
 
-  acquire(options: { front?: boolean; signal: AbortSignal }): Promise<Slot> {
-    if (this.disposed || options.signal.aborted) return Promise.reject(apiErrors.cancelled());
+  ask(ask: SlotAsk): Withdraw {
+    if (this.disposed) {
+      ask.refused(apiErrors.cancelled());
+      return () => undefined;
+    }
     const id = this.nextId++;
-    return new Promise<Slot>((resolve, reject) => {
-      const call: LocalCall = { state: 'waiting', front: options.front === true, resolve, reject };
-      const onAbort = () => {
-        if (this.calls.get(id) !== call || call.state !== 'waiting') return;
-        this.calls.delete(id);
-        this.link?.send({ t: 'cancel', id });
-        reject(apiErrors.cancelled());
-      };
-      options.signal.addEventListener('abort', onAbort, { once: true });
-      call.detach = () => options.signal.removeEventListener('abort', onAbort);
-      this.calls.set(id, call);
-      this.link?.send({ t: 'want', id, front: call.front });
-    });
+    const call: LocalCall = { state: 'waiting', ask };
+    this.calls.set(id, call);
+    this.route.link()?.send({ t: 'want', id, front: ask.front });
+    return () => {
+      if (this.calls.get(id) !== call || call.state !== 'waiting') return;
+      this.calls.delete(id);
+      this.route.link()?.send({ t: 'cancel', id });
+    };
   }
 
   pause(ms: number): void {
     const until = this.options.clock.monotonic() + ms;
     if (this.localPausedUntil === undefined || this.localPausedUntil < until) this.localPausedUntil = until;
-    if (this.link) this.link.send({ t: 'pause', ms });
+    const link = this.route.link();
+    if (link) link.send({ t: 'pause', ms });
     else this.unsentPauseMs = Math.max(this.unsentPauseMs, ms);
     this.changes.fire();
   }
 
-  /** Tells the other windows of a quota change made here. */
-  shareQuota(state: QuotaState): void {
-    if (this.broker) this.broker.server.broadcast({ t: 'quota', state });
-    else this.link?.send({ t: 'quota', state });
-  }
-
-  /** Hands a session this window refreshed to every other window (see `sync`). */
-  shareSession(relayed: RelayedSession): void {
-    const message = { t: 'session' as const, ...relayed };
-    if (this.broker) this.broker.server.shareSession(message);
-    else this.link?.send(message);
-  }
-
-  /**
-   * Resolves true once every message the broker relayed to this window before now has reached it,
-   * false when there is no broker to ask (or it did not answer within SYNC_TIMEOUT_MS). The broker
-   * relays each window's message to the others before it handles that window's next one, and answers
-   * a `sync` on the same connection as its relays, after sending again the newest session of each
-   * account it relayed (for a window that joined after the relay): so after `shareSession` + `sync` in
-   * one window, a `sync` begun later in another resolves after that window has received the session.
-   */
-  sync(): Promise<boolean> {
-    if (this.broker) return Promise.resolve(true);
-    const link = this.link;
-    if (!link || this.disposed) return Promise.resolve(false);
-    const n = this.nextSync++;
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => settle(false), SYNC_TIMEOUT_MS);
-      const settle = (reached: boolean) => {
-        clearTimeout(timer);
-        this.syncs.delete(n);
-        resolve(reached);
-      };
-      this.syncs.set(n, settle);
-      link.send({ t: 'sync', n });
-    });
-  }
-
+  /** Refuses the calls still waiting; the channel closes the connection. */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    for (const settle of [...this.syncs.values()]) settle(false);
     for (const [id, call] of this.calls) {
       if (call.state !== 'waiting') continue;
       this.calls.delete(id);
-      call.detach?.();
-      call.reject(apiErrors.cancelled());
+      call.ask.refused(apiErrors.cancelled());
     }
-    this.link?.close();
-    this.link = undefined;
-    this.broker?.server.close();
-    this.broker?.core.dispose();
-    this.broker?.journal.close();
-    this.broker = undefined;
     this.changes.dispose();
-    this.quotaChanges.dispose();
-    this.sessionChanges.dispose();
-    this.roleChanges.dispose();
   }
 
-  // ---- the role: window or broker (brokerRole.ts) --------------------------------------------
-
-  private elect(): Promise<void> {
-    return takeBrokerRole(this.options, {
-      windowId: this.windowId,
-      isDisposed: () => this.disposed,
-      report: () => this.report(),
-      deliver: (message) => this.onBrokerMessage(message),
-      relayed: (message) =>
-        message.t === 'quota' ? this.quotaChanges.fire(message.state) : this.sessionChanges.fire({ store: message.store, session: message.session }),
-      lost: (reason) => this.lost(reason),
-      joined: (role) => this.joined(role),
-    });
-  }
-
-  private joined(role: BrokerRole): void {
-    this.link = role.link;
-    if (role.role === 'broker') {
-      this.broker = role.broker;
-    } else {
-      this.localPausedUntil = role.welcome.pausedForMs > 0 ? this.options.clock.monotonic() + role.welcome.pausedForMs : undefined;
-      for (const state of role.welcome.quota) this.quotaChanges.fire(state);
-    }
-    this.afterJoin();
-    this.options.logger.info(
-      role.role === 'window'
-        ? 'Rate-limit ledger: joined the broker of the other windows'
-        : `Rate-limit ledger: this window is the broker${role.tookOver > 0 ? ` (took over ${role.tookOver} calls of the last minute)` : ''}`,
-    );
-    this.roleChanges.fire(role.role);
-  }
-
-  /** Asks the (new) broker for every call still waiting, in order, and sends a pause it missed. */
-  private afterJoin(): void {
-    if (this.unsentPauseMs > 0) {
-      this.link!.send({ t: 'pause', ms: this.unsentPauseMs });
-      this.unsentPauseMs = 0;
-    }
-    const waiting = [...this.calls.entries()].filter(([, call]) => call.state === 'waiting');
-    for (const [id, call] of [...waiting.filter(([, c]) => c.front).reverse(), ...waiting.filter(([, c]) => !c.front)]) {
-      this.link!.send({ t: 'want', id, front: call.front });
-    }
-    this.changes.fire();
-  }
-
-  private lost(reason: string): void {
-    if (this.disposed) return;
-    this.link = undefined;
-    for (const settle of [...this.syncs.values()]) settle(false);
-    this.options.logger.warn(`Rate-limit ledger: lost the broker (${reason}); electing another`);
-    void this.elect();
-  }
+  // ---- from the channel ------------------------------------------------------------------------
 
   /** What this window tells a new broker about its calls (see the invariant, 3). */
-  private report(): { inFlight: number[]; ended: EndedCall[] } {
+  report(): { inFlight: number[]; ended: EndedCall[] } {
     const now = this.options.clock.monotonic();
     this.pruneEnded(now);
     return {
@@ -283,41 +148,38 @@ export class SharedRateLedger implements RateLedger {
     };
   }
 
-  // ---- messages from the broker ---------------------------------------------------------------
-
-  private onBrokerMessage(message: BrokerMessage): void {
-    switch (message.t) {
-      case 'grant':
-        if (message.w === this.windowId) this.granted(message.id);
-        return;
-      case 'pause':
-        this.localPausedUntil = this.options.clock.monotonic() + message.forMs;
-        this.changes.fire();
-        return;
-      case 'quota':
-        this.quotaChanges.fire(message.state);
-        return;
-      case 'session':
-        this.sessionChanges.fire({ store: message.store, session: message.session });
-        return;
-      case 'synced':
-        this.syncs.get(message.n)?.(true);
-        return;
-      case 'challenge':
-      case 'welcome':
-        return;
+  /**
+   * Joined a (new) broker, which says how long the application is paused (undefined: this window is
+   * the broker): asks it for every call still waiting, in order, and sends a pause it missed.
+   */
+  joined(pausedForMs: number | undefined): void {
+    if (pausedForMs !== undefined) this.localPausedUntil = pausedForMs > 0 ? this.options.clock.monotonic() + pausedForMs : undefined;
+    const link = this.route.link()!;
+    if (this.unsentPauseMs > 0) {
+      link.send({ t: 'pause', ms: this.unsentPauseMs });
+      this.unsentPauseMs = 0;
     }
+    const waiting = [...this.calls.entries()].filter(([, call]) => call.state === 'waiting');
+    for (const [id, call] of [...waiting.filter(([, c]) => c.ask.front).reverse(), ...waiting.filter(([, c]) => !c.ask.front)]) {
+      link.send({ t: 'want', id, front: call.ask.front });
+    }
+    this.changes.fire();
   }
 
-  private granted(id: number): void {
+  /** The broker paused every window for `forMs`. */
+  paused(forMs: number): void {
+    this.localPausedUntil = this.options.clock.monotonic() + forMs;
+    this.changes.fire();
+  }
+
+  granted(id: number): void {
     const call = this.calls.get(id);
     if (!call || call.state !== 'waiting') {
-      if (!call) this.link?.send({ t: 'done', id, how: 'unsent' });
+      if (!call) this.route.link()?.send({ t: 'done', id, how: 'unsent' });
       return;
     }
     call.state = 'granted';
-    call.detach?.();
-    call.resolve(this.slot(id, call));
+    call.ask.granted(this.slot(id, call));
   }
 
   private slot(id: number, call: LocalCall): Slot {
@@ -330,7 +192,7 @@ export class SharedRateLedger implements RateLedger {
         this.ended.push({ id, at: now() });
         if (this.ended.length > 1000) this.pruneEnded(now());
       }
-      this.link?.send(answer ? { t: 'done', id, how, answer } : { t: 'done', id, how });
+      this.route.link()?.send(answer ? { t: 'done', id, how, answer } : { t: 'done', id, how });
     };
     return {
       markSent: (origin) => {
@@ -346,13 +208,9 @@ export class SharedRateLedger implements RateLedger {
   }
 
   private pruneEnded(now: number): void {
-    const horizon = now - this.horizonMs();
+    const horizon = now - logHorizonMs(this.options.limits, this.options.safetyMarginMs());
     let drop = 0;
     while (drop < this.ended.length && this.ended[drop].at <= horizon) drop++;
     if (drop > 0) this.ended.splice(0, drop);
-  }
-
-  private horizonMs(): number {
-    return logHorizonMs(this.options.limits, this.options.safetyMarginMs());
   }
 }

@@ -7,7 +7,7 @@
 //   0.95 or more (the minimum time the limits allow for the calls answered 200, over the wall time from
 //   the first call's arrival to the last's: the ratio of the run's throttle, sign-in and start aside).
 // - a data file of 10,000 rows: the first request handed to the client within 300 ms of the runner's
-//   start, sign-in excluded (the JSON report's firstRequestMs), stopped by --max-calls after a few calls.
+//   start, sign-in excluded (measured from outside the runner: test/helpers/cliTimings), stopped by --max-calls after a few calls.
 // Writes test/bench/results/matrix.json.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,7 +24,6 @@ const RESULTS = join(__dirname, 'results');
 const minimumMs = (calls: number) => Math.max((Math.ceil(calls / 5) - 1) * 1000, (Math.ceil(calls / 300) - 1) * 60_000);
 
 interface RunnerJson {
-  firstRequestMs?: number;
   exitCode: number;
   total: number;
   statistics?: { calls: number; answers429: number; rateLimitWaits: number };

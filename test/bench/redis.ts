@@ -15,7 +15,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { ApiClient } from '../../src/api/apiClient';
 import { LicenceKeyStore } from '../../src/api/licenceKeyStore';
-import { RequestScheduler } from '../../src/api/requestScheduler';
+import { localScheduler, RequestScheduler } from '../../src/api/requestScheduler';
 import { systemClock } from '../../src/common/clock';
 import { silentLogger } from '../../src/common/logger';
 import { createLedger } from '../../src/coordination/redis/createLedger';
@@ -156,7 +156,9 @@ async function measureOverhead() {
   await keys.set('core', { key: 'BENCHKEY1', label: 'bench', organization: 'Bench' });
   const settings = () => ({ baseUrl, allowedHosts: [], routes: [], endpoints: [], requestTimeoutSeconds: 30, safetyMarginMs: 0, maxQueueLength: 10, maxRetries: 0 });
   const scheduler = (withLedger: boolean) =>
-    new RequestScheduler({ clock: systemClock, limits: unlimited, safetyMarginMs: () => 0, maxQueueLength: () => 10, ...(withLedger ? { ledger } : {}) });
+    withLedger
+      ? new RequestScheduler({ ledger, maxQueueLength: () => 10, clock: systemClock })
+      : localScheduler({ clock: systemClock, limits: unlimited, safetyMarginMs: () => 0, maxQueueLength: () => 10 });
   const shared = new ApiClient({ settings, tokens: { getAccessToken: async () => 't' }, licenceKeys: keys, scheduler: scheduler(true) });
   const alone = new ApiClient({ settings, tokens: { getAccessToken: async () => 't' }, licenceKeys: keys, scheduler: scheduler(false) });
   const send = (client: ApiClient) => () => client.send({ method: 'GET', path: PATH });

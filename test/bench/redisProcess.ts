@@ -62,9 +62,8 @@ async function main(): Promise<void> {
     licenceKeys: keys,
     timeScale: options.scale,
     quota,
-    scheduler: new RequestScheduler({ clock: systemClock, limits, safetyMarginMs: () => options.marginMs, maxQueueLength: () => options.calls + 10, ledger }),
+    scheduler: new RequestScheduler({ ledger, maxQueueLength: () => options.calls + 10, clock: systemClock }),
   });
-  await client.warmUp();
   // Warm fetch's and the client's code paths with a client of its own (as windowProcess.ts does).
   const warm = new ApiClient({ settings, tokens: { getAccessToken: async () => options.token }, licenceKeys: keys, timeScale: options.scale });
   await Promise.all(Array.from({ length: 5 }, () => warm.send({ method: 'GET', path: options.path }).catch(() => undefined)));

@@ -7,13 +7,14 @@
 // its file's requests in order. First a runner alone beside the idle window (its start-up with no queue
 // ahead). Targets: 0 x 429, a combined ratio of 0.95 or more (minimum ms for the calls answered 200 /
 // wall ms from the window's start to the last call's arrival), and less than 300 ms from a runner's start to its first
-// request handed to the client, sign-in excluded (the runner's JSON report), and to its first request on
+// request handed to the client, sign-in excluded (measured from outside: test/helpers/cliTimings), and to its first request on
 // the wire for the runner alone (beside the burst, a runner's first request waits its turn in the queue).
 // Writes test/bench/results/runners.json.
 import { fork, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { CliTimings } from '../helpers/cliTimings';
 import { option } from './options';
 import { runRunnerJson } from './runnerProcess';
 import { SandboxProcess } from './sandboxClient';
@@ -27,10 +28,8 @@ const PATH = '/api/configurazioni';
 const REPO = resolve(__dirname, '..', '..');
 const RESULTS = join(__dirname, 'results');
 
-interface RunnerReport {
-  firstRequestMs?: number;
-  firstOnWireMs?: number;
-  signInMs?: number;
+/** The runner's JSON report, and when its first request left (test/helpers/cliTimings: the runner measures nothing for the bench). */
+interface RunnerReport extends CliTimings {
   calls: number;
   exitCode: number;
 }

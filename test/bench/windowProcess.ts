@@ -60,15 +60,8 @@ async function main(): Promise<void> {
     licenceKeys: keys,
     timeScale: options.scale,
     quota,
-    scheduler: new RequestScheduler({
-      clock: systemClock,
-      limits,
-      safetyMarginMs: () => options.marginMs,
-      maxQueueLength: () => options.calls + 10,
-      ledger,
-    }),
+    scheduler: new RequestScheduler({ ledger, maxQueueLength: () => options.calls + 10, clock: systemClock }),
   });
-  await client.warmUp();
   // Warm fetch's and the client's code paths with a client of its own (as test/bench/index.ts does),
   // so that the measured client starts with nothing learned but does not pay the first compilation.
   if (options.calls > 0) {

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { ApiClient } from '../../src/api/apiClient';
 import { LicenceKeyStore } from '../../src/api/licenceKeyStore';
 import { QuotaTracker } from '../../src/api/quotaTracker';
-import { RequestScheduler } from '../../src/api/requestScheduler';
+import { localScheduler, RequestScheduler } from '../../src/api/requestScheduler';
 import { systemClock } from '../../src/common/clock';
 import { silentLogger } from '../../src/common/logger';
 import { ApplicationLedger } from '../../src/coordination/applicationLedger';
@@ -215,7 +215,9 @@ async function measureOverhead() {
   await ledger.ready();
   if (!ledger.sharing || ledger.sharing.isBroker) throw new Error('the overhead window should have joined the broker process');
   const scheduler = (withLedger: boolean) =>
-    new RequestScheduler({ clock: systemClock, limits: unlimited, safetyMarginMs: () => 0, maxQueueLength: () => 10, ...(withLedger ? { ledger } : {}) });
+    withLedger
+      ? new RequestScheduler({ ledger, maxQueueLength: () => 10, clock: systemClock })
+      : localScheduler({ clock: systemClock, limits: unlimited, safetyMarginMs: () => 0, maxQueueLength: () => 10 });
   const shared = new ApiClient({ settings, tokens: { getAccessToken: async () => 't' }, licenceKeys: keys, quota, scheduler: scheduler(true) });
   const alone = new ApiClient({ settings, tokens: { getAccessToken: async () => 't' }, licenceKeys: keys, scheduler: scheduler(false) });
   const send = (client: ApiClient) => () => client.send({ method: 'GET', path: PATH });

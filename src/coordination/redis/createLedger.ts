@@ -1,8 +1,7 @@
 import type { RateLimit } from '../../api/limits';
 import type { QuotaTracker } from '../../api/quotaTracker';
-import type { RateLedger } from '../../api/requestScheduler';
+import type { RateLedger } from '../../api/rateLedger';
 import { systemClock, type Clock } from '../../common/clock';
-import type { Disposable } from '../../common/event';
 import * as l10n from '../../common/l10n';
 import type { Logger } from '../../common/logger';
 import { DEFAULT_EXPECTED_PROCESSES } from './fallbackShare';
@@ -30,7 +29,7 @@ export interface CreateLedgerOptions {
   safetyMarginMs: () => number;
   logger: Logger;
   /** The ledger to use when Redis cannot be reached at start and `fallback` is 'local' (the local broker, or a scheduler's own log). */
-  local: () => RateLedger & Disposable;
+  local: () => RateLedger;
   /** Quota readings, stops and resumes to share with the other processes. */
   quota?: QuotaTracker;
   /** Processes sharing the application, for each one's share of the limits while Redis is lost. Default 3. */
@@ -49,7 +48,7 @@ export interface CreateLedgerOptions {
  * Redis cannot be reached, a LedgerError ('fail') or the local ledger with a warning ('local').
  * Dispose it at the end: its connections keep a process alive.
  */
-export async function createLedger(options: CreateLedgerOptions): Promise<RateLedger & Disposable> {
+export async function createLedger(options: CreateLedgerOptions): Promise<RateLedger> {
   const { logger } = options;
   // A URL that is not one is a mistake to correct, whatever the fallback (LedgerError 'badUrl' or 'passwordInSetting').
   const endpoint = options.endpoint ?? ledgerFromUrl(options.url ?? '', 'flag');

@@ -1,6 +1,6 @@
 import type { SharedLedgerFactory, SharedLedgerParts } from '../../api';
-import type { RateLedger, Slot } from '../../api/requestScheduler';
-import { Emitter, type Disposable } from '../../common/event';
+import type { RateLedger } from '../../api/rateLedger';
+import { StartingLedger } from '../../api/startingLedger';
 import { createLedger } from './createLedger';
 import { LedgerError } from './ledgerErrors';
 import { ledgerFromUrl } from './ledgerUrl';
@@ -24,9 +24,9 @@ async function start(
   url: string,
   application: { authUrl: string; clientId: string },
   parts: SharedLedgerParts,
-  local: RateLedger & Disposable,
+  local: RateLedger,
   tellUser: (message: string) => void,
-): Promise<RateLedger & Disposable> {
+): Promise<RateLedger> {
   try {
     return await createLedger({ endpoint: ledgerFromUrl(url, 'setting'), fallback: 'local', application, ...parts, local: () => local });
   } catch (error) {
@@ -38,55 +38,16 @@ async function start(
 }
 
 /** A ledger that is Redis once connected; calls asked for before then wait for it. */
-class DeferredLedger implements RateLedger, Disposable {
-  private current: (RateLedger & Disposable) | undefined;
-  private readonly ready: Promise<RateLedger & Disposable>;
-  private readonly changes = new Emitter<void>();
-  readonly onDidChange = this.changes.event;
-  private subscription: Disposable | undefined;
-  private disposed = false;
-
+class DeferredLedger extends StartingLedger {
   constructor(
-    private readonly local: RateLedger & Disposable,
-    open: (local: RateLedger & Disposable) => Promise<RateLedger & Disposable>,
+    local: RateLedger,
+    private readonly open: (local: RateLedger) => Promise<RateLedger>,
   ) {
-    this.ready = open(local).then((ledger) => {
-      if (this.disposed) {
-        if (ledger !== local) ledger.dispose();
-        return ledger;
-      }
-      this.current = ledger;
-      this.subscription = ledger.onDidChange(() => this.changes.fire());
-      this.changes.fire();
-      return ledger;
-    });
+    super(local);
+    void this.ready();
   }
 
-  get pausedUntil(): number | undefined {
-    return (this.current ?? this.local).pausedUntil;
-  }
-
-  async acquire(options: { front?: boolean; signal: AbortSignal }): Promise<Slot> {
-    return (await this.ready).acquire(options);
-  }
-
-  pause(ms: number): void {
-    (this.current ?? this.local).pause(ms);
-  }
-
-  roundTripFloor(origin: string): number | undefined {
-    return (this.current ?? this.local).roundTripFloor(origin);
-  }
-
-  logTimes(): number[] {
-    return (this.current ?? this.local).logTimes();
-  }
-
-  dispose(): void {
-    this.disposed = true;
-    this.subscription?.dispose();
-    if (this.current && this.current !== this.local) this.current.dispose();
-    this.local.dispose();
-    this.changes.dispose();
+  protected start(): Promise<RateLedger> {
+    return this.open(this.meanwhile);
   }
 }

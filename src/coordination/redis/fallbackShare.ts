@@ -1,5 +1,6 @@
 import type { RateLimit } from '../../api/limits';
-import { RequestScheduler } from '../../api/requestScheduler';
+import { CountTimeEstimator } from '../../api/countTimeEstimate';
+import { LocalLedger } from '../../api/localLedger';
 import type { Clock } from '../../common/clock';
 import type { Logger } from '../../common/logger';
 
@@ -43,7 +44,7 @@ export function snapshotEntries(limits: readonly RateLimit[], margin: number, sn
  * The local ledger a process goes on with when Redis is lost: its share of the limits, starting from
  * what the last reply said was in the windows (the others' calls included).
  */
-export function fallbackScheduler(options: {
+export function fallbackLedger(options: {
   clock: Clock;
   limits: readonly RateLimit[];
   safetyMarginMs: () => number;
@@ -51,17 +52,16 @@ export function fallbackScheduler(options: {
   processes: number;
   /** Undefined when Redis never answered an acquire: every window is then taken to be full at `now`. */
   snapshot: WindowSnapshot | undefined;
-}): RequestScheduler {
-  const scheduler = new RequestScheduler({
+}): LocalLedger {
+  const ledger = new LocalLedger({
     clock: options.clock,
     limits: shareOf(options.limits, options.processes),
     safetyMarginMs: options.safetyMarginMs,
-    maxQueueLength: () => Number.MAX_SAFE_INTEGER,
     // The other processes' round trips are not known here: answer times hold whatever they are.
-    countTimeEstimate: () => 'answer',
+    countTime: new CountTimeEstimator(() => 'answer'),
     logger: options.logger,
   });
   const snapshot = options.snapshot ?? { at: options.clock.monotonic(), counts: options.limits.map((limit) => limit.max) };
-  scheduler.restore(snapshotEntries(options.limits, Math.max(0, options.safetyMarginMs()), snapshot));
-  return scheduler;
+  ledger.restore(snapshotEntries(options.limits, Math.max(0, options.safetyMarginMs()), snapshot));
+  return ledger;
 }

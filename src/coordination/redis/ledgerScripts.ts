@@ -28,7 +28,7 @@ end`;
  * counts... } where wait is the ms until a slot frees ('-1': until a call in flight ends).
  * counts: per limit, the calls in its window (in flight included, this one too when granted).
  *
- * The rule is RequestScheduler's: a call may go at `now` when, for every limit, fewer than `max`
+ * The rule is the local log's (LocalLedger, RateLog): a call may go at `now` when, for every limit, fewer than `max`
  * calls were counted in (now - window - margin, now], each call in flight counting in every window.
  * When not, the (excess + 1)-th oldest call of the window must leave it first.
  */

@@ -2,6 +2,9 @@ import Redis from 'ioredis';
 import { ledgerErrors } from './ledgerErrors';
 import type { LedgerEndpoint } from './ledgerUrl';
 
+/** The last error each connection reported (connect() itself only says the connection closed). */
+const lastErrors = new WeakMap<Redis, unknown>();
+
 export interface ConnectionTimes {
   /** How long connecting may take before Redis is taken for unreachable. */
   connectTimeoutMs: number;
@@ -29,7 +32,8 @@ export function openConnection(endpoint: LedgerEndpoint, times: ConnectionTimes)
     autoResubscribe: true,
   });
   // Errors are handled where commands fail and through 'close'; without a listener ioredis prints them.
-  client.on('error', () => undefined);
+  // The last one is kept: a refused certificate ends connect() with only "Connection is closed."
+  client.on('error', (error) => lastErrors.set(client, error));
   return client;
 }
 
@@ -43,14 +47,16 @@ export async function connectOrFail(client: Redis, endpoint: LedgerEndpoint, tim
     ]);
   } catch (error) {
     client.disconnect();
-    throw ledgerErrors.unreachable(endpoint.display, reasonOf(error));
+    throw ledgerErrors.unreachable(endpoint.display, reasonOf(lastErrors.get(client) ?? error));
   } finally {
     clearTimeout(timer);
   }
 }
 
-/** The cause in a few words, without the URL (which may carry a password). */
+/** The cause in a few words with its code (a certificate's says which check failed), without the URL (which may carry a password). */
 export function reasonOf(error: unknown): string {
   const text = String((error as Error)?.message ?? error);
-  return text.replace(/rediss?:\/\/\S+/g, '<url>').slice(0, 200);
+  const code = (error as { code?: unknown })?.code;
+  const withCode = typeof code === 'string' && !text.includes(code) ? `${text}, ${code}` : text;
+  return withCode.replace(/rediss?:\/\/\S+/g, '<url>').slice(0, 200);
 }

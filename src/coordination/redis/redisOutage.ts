@@ -1,10 +1,11 @@
 import type { RateLimit } from '../../api/limits';
-import type { RequestScheduler, Slot } from '../../api/requestScheduler';
+import type { LocalLedger } from '../../api/localLedger';
+import type { Slot, SlotAsk, Withdraw } from '../../api/rateLedger';
 import type { Clock } from '../../common/clock';
 import type { Disposable } from '../../common/event';
 import * as l10n from '../../common/l10n';
 import type { Logger } from '../../common/logger';
-import { fallbackScheduler, type WindowSnapshot } from './fallbackShare';
+import { fallbackLedger, type WindowSnapshot } from './fallbackShare';
 import { reasonOf } from './redisConnection';
 
 /*
@@ -20,12 +21,9 @@ import { reasonOf } from './redisConnection';
 
 /** A call waiting in the ledger's queue for a slot. */
 export interface Waiter {
-  front: boolean;
-  resolve(slot: Slot): void;
-  reject(error: unknown): void;
-  detach(): void;
-  /** While the local ledger has it. */
-  handed?: AbortController;
+  ask: SlotAsk;
+  /** While the local ledger has it: takes it back. */
+  handed?: Withdraw;
 }
 
 /** What an outage needs of the ledger it stands in for. */
@@ -55,7 +53,7 @@ export interface OutageHost {
 
 /** One loss of Redis, from the loss to the return: this process's share of the limits, locally. */
 export class RedisOutage implements Disposable {
-  private readonly fallback: RequestScheduler;
+  private readonly fallback: LocalLedger;
   private readonly lostAt: number;
   private inFlight = 0;
   /** Calls this process logged locally while Redis was away (this clock), to write back on return. */
@@ -66,7 +64,7 @@ export class RedisOutage implements Disposable {
   constructor(private readonly host: OutageHost) {
     this.lostAt = host.clock.monotonic();
     const { clock, limits, safetyMarginMs, logger } = host;
-    this.fallback = fallbackScheduler({ clock, limits, safetyMarginMs, logger, processes: host.expectedProcesses, snapshot: host.snapshot });
+    this.fallback = fallbackLedger({ clock, limits, safetyMarginMs, logger, processes: host.expectedProcesses, snapshot: host.snapshot });
     this.fallback.onDidChange(() => host.changed());
   }
 
@@ -85,12 +83,12 @@ export class RedisOutage implements Disposable {
     const pausedFor = (this.host.pausedUntil ?? 0) - this.lostAt;
     if (pausedFor > 0) this.fallback.pause(pausedFor);
     for (const call of callsInFlight) call.reserved = this.fallback.reserve();
-    for (const waiter of this.host.queue) this.hand(waiter);
+    for (const waiter of [...this.host.queue]) this.hand(waiter);
     this.scheduleReturn();
   }
 
   get pausedUntil(): number | undefined {
-    return this.fallback.state.pausedUntil;
+    return this.fallback.pausedUntil;
   }
 
   logTimes(): number[] {
@@ -101,28 +99,28 @@ export class RedisOutage implements Disposable {
     this.fallback.pause(ms);
   }
 
+  /** In the queue's order (the calls to the front are at its head already). */
   hand(waiter: Waiter): void {
-    const { queue } = this.host;
-    const handed = new AbortController();
-    waiter.handed = handed;
-    // In the queue's order (the calls to the front are at its head already).
-    this.fallback.acquire({ signal: handed.signal }).then(
-      (slot) => {
-        const index = queue.indexOf(waiter);
-        if (waiter.handed !== handed || index < 0) return slot.release();
-        queue.splice(index, 1);
-        waiter.handed = undefined;
-        waiter.detach();
-        waiter.resolve(this.slot(slot));
+    const leave = () => {
+      const index = this.host.queue.indexOf(waiter);
+      if (index >= 0) this.host.queue.splice(index, 1);
+      waiter.handed = undefined;
+      return index >= 0;
+    };
+    let answered = false;
+    const handed = this.fallback.ask({
+      front: false,
+      granted: (slot) => {
+        answered = true;
+        if (leave()) waiter.ask.granted(this.slot(slot));
+        else slot.release();
       },
-      (error) => {
-        const index = queue.indexOf(waiter);
-        if (waiter.handed !== handed || index < 0) return; // taken back for Redis, or cancelled
-        queue.splice(index, 1);
-        waiter.detach();
-        waiter.reject(error);
+      refused: (error) => {
+        answered = true;
+        if (leave()) waiter.ask.refused(error);
       },
-    );
+    });
+    if (!answered) waiter.handed = handed;
   }
 
   /** The waiting calls go back to Redis; the local ledger is dropped. */
@@ -130,7 +128,7 @@ export class RedisOutage implements Disposable {
     for (const waiter of this.host.queue) {
       const handed = waiter.handed;
       waiter.handed = undefined;
-      handed?.abort();
+      handed?.();
     }
     this.fallback.dispose();
     this.host.logger.info(l10n.t('Rate-limit ledger: Redis answers again; this process shares the limits through it again.'));

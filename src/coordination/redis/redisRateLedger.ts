@@ -3,9 +3,9 @@ import type Redis from 'ioredis';
 import { apiErrors } from '../../api/errors';
 import type { RateLimit } from '../../api/limits';
 import type { QuotaTracker } from '../../api/quotaTracker';
-import type { RateLedger, Slot } from '../../api/requestScheduler';
+import type { RateLedger, SlotAsk, Withdraw } from '../../api/rateLedger';
 import type { Clock } from '../../common/clock';
-import { Emitter, type Disposable } from '../../common/event';
+import { Emitter } from '../../common/event';
 import type { Logger } from '../../common/logger';
 import type { WindowSnapshot } from './fallbackShare';
 import { LeasedCalls } from './leasedCalls';
@@ -16,7 +16,7 @@ import { RedisOutage, type Waiter } from './redisOutage';
 
 /*
  * One application's rate-limit ledger in Redis, for every process on every machine that reaches it
- * (CI runners, editors). Same contract and same guarantee as RequestScheduler: no interval of a
+ * (CI runners, editors). Same contract and same guarantee as the local log (LocalLedger): no interval of a
  * limit's window holds more than its `max` calls counted by the server.
  *
  * Why it holds:
@@ -61,7 +61,7 @@ export interface RedisRateLedgerOptions {
 
 type AcquireReply = [number, string, string, ...number[]];
 
-export class RedisRateLedger implements RateLedger, Disposable {
+export class RedisRateLedger implements RateLedger {
   private readonly processId = randomBytes(8).toString('hex');
   private nextId = 1;
   private readonly queue: Waiter[] = [];
@@ -126,22 +126,17 @@ export class RedisRateLedger implements RateLedger, Disposable {
     return this.outage ? this.outage.logTimes() : []; // the log is in Redis
   }
 
-  acquire(options: { front?: boolean; signal: AbortSignal }): Promise<Slot> {
-    if (this.disposed || options.signal.aborted) return Promise.reject(apiErrors.cancelled());
-    return new Promise<Slot>((resolve, reject) => {
-      const onAbort = () => this.cancel(waiter);
-      const waiter: Waiter = {
-        front: options.front === true,
-        resolve,
-        reject,
-        detach: () => options.signal.removeEventListener('abort', onAbort),
-      };
-      options.signal.addEventListener('abort', onAbort, { once: true });
-      if (waiter.front) this.queue.unshift(waiter);
-      else this.queue.push(waiter);
-      if (this.outage) this.outage.hand(waiter);
-      else void this.pump();
-    });
+  ask(ask: SlotAsk): Withdraw {
+    if (this.disposed) {
+      ask.refused(apiErrors.cancelled());
+      return () => undefined;
+    }
+    const waiter: Waiter = { ask };
+    if (ask.front) this.queue.unshift(waiter);
+    else this.queue.push(waiter);
+    if (this.outage) this.outage.hand(waiter);
+    else void this.pump();
+    return () => this.withdraw(waiter);
   }
 
   pause(ms: number): void {
@@ -160,9 +155,8 @@ export class RedisRateLedger implements RateLedger, Disposable {
     if (this.disposed) return;
     this.disposed = true;
     for (const waiter of this.queue.splice(0)) {
-      waiter.detach();
-      waiter.handed?.abort();
-      waiter.reject(apiErrors.cancelled());
+      waiter.handed?.();
+      waiter.ask.refused(apiErrors.cancelled());
     }
     this.wake?.();
     this.flight.dispose();
@@ -211,10 +205,9 @@ export class RedisRateLedger implements RateLedger, Disposable {
   private grant(waiter: Waiter, id: string): void {
     const slot = this.flight.slot(id);
     const index = this.queue.indexOf(waiter);
-    if (index < 0) return slot.release(); // cancelled while Redis answered
+    if (index < 0) return slot.release(); // withdrawn while Redis answered
     this.queue.splice(index, 1);
-    waiter.detach();
-    waiter.resolve(slot);
+    waiter.ask.granted(slot);
   }
 
   private callId(): string {
@@ -279,13 +272,11 @@ export class RedisRateLedger implements RateLedger, Disposable {
     this.changes.fire();
   }
 
-  private cancel(waiter: Waiter): void {
+  private withdraw(waiter: Waiter): void {
     const index = this.queue.indexOf(waiter);
     if (index < 0) return;
     this.queue.splice(index, 1);
-    waiter.detach();
-    waiter.handed?.abort();
-    waiter.reject(apiErrors.cancelled());
+    waiter.handed?.();
   }
 
   // ---- Redis lost: this process's share, locally --------------------------------------------------

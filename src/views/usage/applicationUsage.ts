@@ -2,7 +2,7 @@
  * An application's usage record, fed from its quota tracker and its scheduler (see usageRecorder.ts),
  * and kept in the extension's global state: made once per application, like its scheduler. No `vscode`.
  */
-import type { MeteredScheduler } from '../../api/meteredScheduler';
+import type { RequestScheduler } from '../../api/requestScheduler';
 import type { QuotaTracker } from '../../api/quotaTracker';
 import { systemClock } from '../../common/clock';
 import type { Disposable } from '../../common/event';
@@ -16,7 +16,7 @@ export interface ApplicationUsage extends Disposable {
 }
 
 /** `changed` hears every change of the record and of the quota (a resume changes no record): the panel redraws. */
-export function applicationUsage(application: string, state: Memento, quota: QuotaTracker, scheduler: MeteredScheduler, changed: () => void): ApplicationUsage {
+export function applicationUsage(application: string, state: Memento, quota: QuotaTracker, scheduler: RequestScheduler, changed: () => void): ApplicationUsage {
   const record = new UsageRecord(state, usageStateKey(application), systemClock);
   const recording = recordUsage(record, { quota, calls: scheduler.onDidCall, queue: scheduler, clock: systemClock });
   const forwarding = [record.onDidChange(changed), quota.onDidChange(changed)];

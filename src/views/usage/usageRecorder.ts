@@ -4,7 +4,7 @@
  * after a 429 (every window's, through the shared ledger), and the scheduler's own calls with their
  * waits (this window's: the other windows' calls show here as waiting). No `vscode` here.
  */
-import type { MeteredCall } from '../../api/meteredScheduler';
+import type { MeteredCall } from '../../api/countedSlot';
 import type { QueueState, QuotaView } from '../../api/types';
 import type { Clock } from '../../common/clock';
 import type { Disposable, Event } from '../../common/event';

@@ -3,7 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiClient } from '../../../src/api/apiClient';
 import { LicenceKeyStore } from '../../../src/api/licenceKeyStore';
-import { RequestScheduler, type Slot } from '../../../src/api/requestScheduler';
+import { CountTimeEstimator } from '../../../src/api/countTimeEstimate';
+import { localScheduler, type Slot } from '../../../src/api/requestScheduler';
 import { systemClock } from '../../../src/common/clock';
 import { InMemorySecretStore } from '../../helpers/inMemorySecretStore';
 
@@ -41,12 +42,12 @@ describe('A 421 answer: every request on the wire takes its slot', () => {
   });
 
   async function clientCountingSlots(): Promise<{ client: ApiClient; slots: () => number }> {
-    const scheduler = new RequestScheduler({
+    const scheduler = localScheduler({
       clock: systemClock,
       limits: [{ unit: 'second', windowMs: 1000, max: 100 }],
       safetyMarginMs: () => 0,
       maxQueueLength: () => 100,
-      countTimeEstimate: () => 'answer',
+      countTime: new CountTimeEstimator(() => 'answer'),
     });
     let taken = 0;
     const acquire = scheduler.acquire.bind(scheduler);

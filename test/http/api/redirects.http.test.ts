@@ -7,7 +7,7 @@ import { LicenceKeyStore } from '../../../src/api/licenceKeyStore';
 import { formatResponse } from '../../../src/views/responseFormat';
 import { InMemorySecretStore } from '../../helpers/inMemorySecretStore';
 
-/** Redirects over real HTTP (Node's fetch under ky, redirect: 'manual'). */
+/** Redirects over real HTTP (Node's fetch, redirect: 'manual'). */
 describe('ApiClient redirects over HTTP', () => {
   const seen: Array<{ server: string; path: string; method?: string; body?: string; headers: IncomingHttpHeaders }> = [];
   let api: Server;

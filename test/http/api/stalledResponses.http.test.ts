@@ -51,7 +51,6 @@ describe('Every call settles whatever the server does (a hostile server on loopb
       licenceKeys: keys,
       limits: [{ unit: 'second', windowMs: 1000, max: 1000 }],
     });
-    await client.warmUp();
   });
   afterEach(() => client.dispose());
 
@@ -68,12 +67,13 @@ describe('Every call settles whatever the server does (a hostile server on loopb
     const pending = calls();
     await until(() => BEHAVIOURS.every((b) => server.received[b] === PER_BEHAVIOUR));
     forceGc();
-    const results = await Promise.all(pending.map((call) => settlement(call.promise, 3000, started)));
+    const results = await Promise.all(pending.map((call) => settlement(call.promise, 8000, started)));
     const unsettled = pending.filter((_, i) => !results[i].settled).map((call) => call.behaviour);
     assert.deepEqual(unsettled, [], 'calls left unsettled');
     for (const result of results) {
       assert.ok(result.error instanceof ApiError && result.error.kind === 'timeout', String(result.error));
-      assert.ok(result.afterMs < 400 + 1500, `settled ${Math.round(result.afterMs)} ms after the start (limit 0.4 s)`);
+      // Our 0.4 s limit ended it, not fetch's own (minutes): seconds leave room for a loaded machine (2.3 s seen at load 20).
+      assert.ok(result.afterMs < 400 + 4000, `settled ${Math.round(result.afterMs)} ms after the start (limit 0.4 s)`);
     }
   });
 
@@ -93,7 +93,8 @@ describe('Every call settles whatever the server does (a hostile server on loopb
     assert.deepEqual(unsettled, [], 'calls left unsettled');
     for (const result of results) {
       assert.ok(result.error instanceof ApiError && result.error.kind === 'cancelled', String(result.error));
-      assert.ok(result.afterMs < 250, `settled ${Math.round(result.afterMs)} ms after the cancel`);
+      // Not the 60 s time limit: the cancel itself ended it (1.5 s leaves room for a loaded machine).
+      assert.ok(result.afterMs < 1500, `settled ${Math.round(result.afterMs)} ms after the cancel`);
     }
   });
 });

@@ -224,8 +224,9 @@ describe('tenant-api behind a forward proxy (squid)', function () {
       assert.equal(trusted.code, 0, trusted.stdout + trusted.stderr);
       const untrusted = await run(folder, passwordGrantEnv(sandbox), ledger);
       assert.equal(untrusted.code, 6, untrusted.stdout + untrusted.stderr);
-      // ioredis reports only that the connection closed (the TLS error is not in the message).
-      assert.match(untrusted.stderr, /The shared rate-limit ledger at rediss:\/\/127\.0\.0\.1:\d+\/0 cannot be reached/);
+      // The certificate check that failed, not only that the connection closed.
+      assert.match(untrusted.stderr, /The shared rate-limit ledger at rediss:\/\/127\.0\.0\.1:\d+\/0 cannot be reached \([^)]*certificate[^)]*, [A-Z_]+\)/);
+      assert.doesNotMatch(untrusted.stderr, /Connection is closed/);
     } finally {
       redis.kill('SIGKILL');
       await sandbox.close();

@@ -43,10 +43,10 @@ export interface RunnerResult {
   stderr: string;
 }
 
-/** Runs `command args` in `cwd` with only PATH, HOME and the given variables in its environment. */
-export function runRunner(command: string[], cwd: string, env: Record<string, string>, stdin = '', bin = CLI): Promise<RunnerResult> {
+/** Runs `command args` in `cwd` with only PATH, HOME and the given variables in its environment; `preload` is `node --require`d first. */
+export function runRunner(command: string[], cwd: string, env: Record<string, string>, stdin = '', bin = CLI, preload?: string): Promise<RunnerResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...command], {
+    const child = spawn(process.execPath, [...(preload ? ['--require', preload] : []), bin, ...command], {
       cwd,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.homedir(), ...(process.env.XDG_RUNTIME_DIR ? { XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR } : {}), ...env },
       stdio: ['pipe', 'pipe', 'pipe'],

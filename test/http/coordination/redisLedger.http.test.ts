@@ -2,9 +2,10 @@ import * as assert from 'node:assert/strict';
 import Redis from 'ioredis';
 import type { RateLimit } from '../../../src/api/limits';
 import { QuotaTracker } from '../../../src/api/quotaTracker';
-import { RequestScheduler, type RateLedger, type Slot } from '../../../src/api/requestScheduler';
+import { LocalLedger } from '../../../src/api/localLedger';
+import type { RateLedger, Slot } from '../../../src/api/rateLedger';
+import { takeSlot } from '../../helpers/ledgerSlots';
 import { systemClock } from '../../../src/common/clock';
-import type { Disposable } from '../../../src/common/event';
 import type { Logger } from '../../../src/common/logger';
 import { createLedger, type CreateLedgerOptions } from '../../../src/coordination/redis/createLedger';
 import { LedgerError } from '../../../src/coordination/redis/ledgerErrors';
@@ -28,25 +29,13 @@ async function until(condition: () => boolean, what: string, ms = 5000): Promise
   }
 }
 
-function localLedger(limits: readonly RateLimit[]): RateLedger & Disposable & { used: boolean } {
-  const scheduler = new RequestScheduler({ clock: systemClock, limits, safetyMarginMs: () => 0, maxQueueLength: () => 100 });
-  return {
-    used: true,
-    acquire: (options) => scheduler.acquire(options),
-    pause: (ms) => scheduler.pause(ms),
-    get pausedUntil() {
-      return scheduler.state.pausedUntil;
-    },
-    onDidChange: (listener) => scheduler.onDidChange(() => listener()),
-    roundTripFloor: () => undefined,
-    logTimes: () => scheduler.logTimes(),
-    dispose: () => scheduler.dispose(),
-  };
+function localLedger(limits: readonly RateLimit[]): RateLedger {
+  return new LocalLedger({ clock: systemClock, limits, safetyMarginMs: () => 0 });
 }
 
 /** Answered 5 ms after it was granted; resolves with the answer's time. */
 async function call(ledger: RateLedger): Promise<{ slot: Slot; answeredAt: number }> {
-  const slot = await ledger.acquire({ signal: new AbortController().signal });
+  const slot = await takeSlot(ledger);
   slot.markSent('http://127.0.0.1:1');
   await sleep(5);
   slot.markAnswered();
@@ -109,7 +98,7 @@ describe('Redis ledger: processes sharing one application (real redis-server)', 
     const application = { authUrl: 'https://id.example/ending', clientId: 'app' };
     const made = await ledger({ limits, application });
     open.splice(open.indexOf(made), 1);
-    const slot = await made.acquire({ signal: new AbortController().signal });
+    const slot = await takeSlot(made);
     slot.markSent('http://127.0.0.1:1');
     slot.markAnswered();
     made.dispose();
@@ -128,7 +117,7 @@ describe('Redis ledger: processes sharing one application (real redis-server)', 
     const limits: RateLimit[] = [{ unit: 'second', windowMs: 300, max: 3 }];
     const application = { authUrl: 'https://id.example/lease', clientId: 'app' };
     const made = await ledger({ limits, application, leaseMs: 300 });
-    const slot = await made.acquire({ signal: new AbortController().signal });
+    const slot = await takeSlot(made);
     slot.markSent('http://127.0.0.1:1');
     const admin = new Redis(server.url);
     try {

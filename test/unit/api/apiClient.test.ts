@@ -1,7 +1,10 @@
 import * as assert from 'node:assert/strict';
 import sinon from 'sinon';
 import { ApiClient, pauseAfter429, rateLimitUnit, type ApiSettings } from '../../../src/api/apiClient';
-import type { CountTimeEstimate } from '../../../src/api/countTimeEstimate';
+import { CountTimeEstimator, type CountTimeRule } from '../../../src/api/countTimeEstimate';
+import { APPLICATION_LIMITS } from '../../../src/api/limits';
+import { localScheduler } from '../../../src/api/requestScheduler';
+import { SendTimes } from '../../helpers/sendTimes';
 import { rejectsWith } from '../../helpers/apiErrorAssertions';
 import { LicenceKeyStore } from '../../../src/api/licenceKeyStore';
 import type { TenantRecord } from '../../../src/api/types';
@@ -37,7 +40,7 @@ const tenant: TenantRecord = {
   usable: true,
 };
 
-async function setup(handler: Handler, settings: Partial<ApiSettings> = {}, options: { countTimeEstimate?: CountTimeEstimate; logger?: Logger } = {}) {
+async function setup(handler: Handler, settings: Partial<ApiSettings> = {}, options: { countTime?: CountTimeRule; logger?: Logger } = {}) {
   const clock = new FakeClock();
   const seen: Seen[] = [];
   const fetch = async (input: Request | URL | string, init?: RequestInit) => {
@@ -79,10 +82,12 @@ async function setup(handler: Handler, settings: Partial<ApiSettings> = {}, opti
     clock,
     fetch,
     random: () => 0.5,
-    countTimeEstimate: options.countTimeEstimate,
+    // Another rule for where calls go in the log: through a scheduler of the test's own.
+    scheduler: options.countTime
+      ? localScheduler({ clock, limits: APPLICATION_LIMITS, safetyMarginMs: () => 0, maxQueueLength: () => 100, countTime: options.countTime })
+      : undefined,
     logger: options.logger,
   });
-  await client.warmUp();
   return { client, clock, seen, tokens, licenceKeys };
 }
 
@@ -216,13 +221,19 @@ describe('ApiClient (stub fetch)', () => {
   });
 
   it('logs a first call in the rate-limit window when its answer arrives (or when sent, for comparison)', async () => {
-    for (const [countTimeEstimate, expected] of [['fastest-round-trip', 500], ['answer', 500], ['send', 0]] as const) {
+    const rules = [
+      ['default (fastest-round-trip)', undefined, 500],
+      ['fastest-round-trip', new CountTimeEstimator(() => 'fastest-round-trip'), 500],
+      ['answer', new CountTimeEstimator(() => 'answer'), 500],
+      ['send', new SendTimes(), 0],
+    ] as const;
+    for (const [name, countTime, expected] of rules) {
       let clock!: FakeClock;
       const slow = () => new Promise<Response>((resolve) => clock.setTimeout(() => resolve(ok()), 500));
-      const made = await setup(slow, {}, { countTimeEstimate });
+      const made = await setup(slow, {}, { countTime });
       clock = made.clock;
       await run(clock, made.client.send({ method: 'GET', path: '/api/x' }), 100);
-      assert.deepEqual(made.client.scheduler.logTimes(), [expected], countTimeEstimate);
+      assert.deepEqual(made.client.scheduler.logTimes(), [expected], name);
     }
   });
 

@@ -3,20 +3,21 @@ import fc from 'fast-check';
 import { ApiError } from '../../../src/api/errors';
 import { APPLICATION_LIMITS, type RateLimit } from '../../../src/api/limits';
 import type { Clock } from '../../../src/common/clock';
-import { ROUND_TRIP_SAMPLES, type CountTimeEstimate } from '../../../src/api/countTimeEstimate';
-import { RequestScheduler, type Slot } from '../../../src/api/requestScheduler';
+import { CountTimeEstimator, ROUND_TRIP_SAMPLES, type CountTimeEstimate } from '../../../src/api/countTimeEstimate';
+import { localScheduler, type RequestScheduler, type Slot } from '../../../src/api/requestScheduler';
 import { FakeClock, flush } from './fakeClock';
 
 const ORIGIN = 'https://api.example.com';
 
 function makeScheduler(clock: FakeClock, options: { margin?: number; maxQueue?: number; limits?: RateLimit[]; estimate?: CountTimeEstimate } = {}) {
   let margin = options.margin ?? 0;
-  const scheduler = new RequestScheduler({
+  const safetyMarginMs = () => margin;
+  const scheduler = localScheduler({
     clock,
     limits: options.limits ?? APPLICATION_LIMITS,
-    safetyMarginMs: () => margin,
+    safetyMarginMs,
     maxQueueLength: () => options.maxQueue ?? 1000,
-    countTimeEstimate: options.estimate ? () => options.estimate! : undefined,
+    countTime: options.estimate ? new CountTimeEstimator(() => options.estimate!, safetyMarginMs) : undefined,
   });
   return { scheduler, setMargin: (value: number) => (margin = value) };
 }
@@ -66,7 +67,7 @@ describe('RequestScheduler', () => {
       setImmediate: (callback) => fake.setTimeout(callback, 0.01),
       clearImmediate: (handle) => fake.clearTimeout(handle),
     };
-    const scheduler = new RequestScheduler({ clock, limits: APPLICATION_LIMITS, safetyMarginMs: () => 0.5, maxQueueLength: () => 10 });
+    const scheduler = localScheduler({ clock, limits: APPLICATION_LIMITS, safetyMarginMs: () => 0.5, maxQueueLength: () => 10 });
     const times: number[] = [];
     for (let i = 0; i < 6; i++) void sendWhenGranted(scheduler, fake).then((t) => times.push(t));
     await fake.advance(2000);

@@ -79,7 +79,7 @@ describe('tenant-api import', () => {
 
   it('exits 2 with the line on stderr', async () => {
     const ws = workspace();
-    const deps = { ...ws.deps('hello'), env: {}, fetch: fetch, clock: { now: () => 0 }, logger: () => ({}), version: '0', uptime: () => 0 } as unknown as CliDeps;
+    const deps = { ...ws.deps('hello'), env: {}, fetch: fetch, clock: { now: () => 0 }, logger: () => ({}), version: '0' } as unknown as CliDeps;
     assert.equal(await runCli(parseArguments(['import', '-']), deps), 2);
     assert.match(ws.err.join('\n'), /not a format tenant-api can import/);
   });

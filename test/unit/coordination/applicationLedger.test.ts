@@ -4,6 +4,7 @@ import { systemClock } from '../../../src/common/clock';
 import { silentLogger } from '../../../src/common/logger';
 import { ApplicationLedger } from '../../../src/coordination/applicationLedger';
 import { openRuntimeDir, UnsafeRuntimeDirError } from '../../../src/coordination/runtimeDir';
+import { takeSlot } from '../../helpers/ledgerSlots';
 import { FAST_LIMITS, sleep, tempBase } from './helpers';
 
 const reading = (used: number, seenAt: number) => ({ organization: 'Rossi', keyLabel: 'k', module: 'core', used, limit: 1000, seenAt });
@@ -59,7 +60,7 @@ describe('coordination: the application ledger of a window', function () {
   it('works alone, as before, where windows cannot share', async () => {
     const ledger = await window(new QuotaTracker(), () => Promise.reject(new UnsafeRuntimeDirError('not private')));
     assert.equal(ledger.sharing, undefined);
-    const slot = await ledger.acquire({ signal: new AbortController().signal });
+    const slot = await takeSlot(ledger);
     slot.markSent('http://127.0.0.1:1');
     slot.markAnswered();
     assert.equal(ledger.logTimes().length, 1);

@@ -5,7 +5,7 @@ import type { RateLimit } from '../../../src/api/limits';
 import { systemClock } from '../../../src/common/clock';
 import { silentLogger } from '../../../src/common/logger';
 import { openRuntimeDir, type RuntimeDir } from '../../../src/coordination/runtimeDir';
-import { SharedRateLedger } from '../../../src/coordination/sharedRateLedger';
+import { WindowChannel } from '../../../src/coordination/windowChannel';
 import type { QuotaState } from '../../../src/coordination/protocol';
 
 /** Short windows so that the tests run in a second: 5 per 100 ms. */
@@ -17,8 +17,8 @@ export function tempBase(): { base: string; cleanup(): void } {
   return { base, cleanup: () => rmSync(base, { recursive: true, force: true }) };
 }
 
-export async function startWindow(dir: RuntimeDir, options: { quotaStates?: () => QuotaState[]; limits?: RateLimit[] } = {}): Promise<SharedRateLedger> {
-  const ledger = new SharedRateLedger({
+export async function startWindow(dir: RuntimeDir, options: { quotaStates?: () => QuotaState[]; limits?: RateLimit[] } = {}): Promise<WindowChannel> {
+  const channel = new WindowChannel({
     dir,
     appKey: 'app',
     clock: systemClock,
@@ -27,8 +27,8 @@ export async function startWindow(dir: RuntimeDir, options: { quotaStates?: () =
     logger: silentLogger,
     quotaStates: options.quotaStates ?? (() => []),
   });
-  await ledger.start();
-  return ledger;
+  await channel.start();
+  return channel;
 }
 
 export const openDir = (base: string) => openRuntimeDir(base);

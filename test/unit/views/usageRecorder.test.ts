@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { MeteredScheduler } from '../../../src/api/meteredScheduler';
 import { APPLICATION_LIMITS } from '../../../src/api/limits';
 import { QuotaTracker } from '../../../src/api/quotaTracker';
+import { localScheduler } from '../../../src/api/requestScheduler';
 import type { Memento } from '../../../src/common/memento';
 import { UsageRecord } from '../../../src/views/usage/usageRecord';
 import { recordUsage } from '../../../src/views/usage/usageRecorder';
@@ -15,7 +15,7 @@ const memory = (): Memento => {
 function setUp() {
   const clock = new FakeClock();
   const quota = new QuotaTracker();
-  const scheduler = new MeteredScheduler({ clock, limits: APPLICATION_LIMITS, safetyMarginMs: () => 0, maxQueueLength: () => 1000 });
+  const scheduler = localScheduler({ clock, limits: APPLICATION_LIMITS, safetyMarginMs: () => 0, maxQueueLength: () => 1000 });
   const record = new UsageRecord(memory(), 'k', clock);
   const recording = recordUsage(record, { quota, calls: scheduler.onDidCall, queue: scheduler, clock });
   return { clock, quota, scheduler, record, recording };

@@ -174,6 +174,11 @@ export async function ensureCodeServer(): Promise<CodeServerInstall> {
   });
 }
 
+/** The display-language pack of `locale` for the installed code-server, built on first use (languagePack.ts). */
+export function ensureDisplayLanguage(locale: string) {
+  return ensureLanguagePack(locale, path.join(vscodeDir, 'out'));
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -271,7 +276,7 @@ export async function startCodeServer(options: StartOptions = {}): Promise<Runni
   };
   fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
   if (options.locale && !options.locale.startsWith('en')) {
-    const pack = await ensureLanguagePack(options.locale, path.join(vscodeDir, 'out'));
+    const pack = await ensureDisplayLanguage(options.locale);
     fs.copyFileSync(pack.languagePacksJson, path.join(userDataDir, 'languagepacks.json'));
     fs.writeFileSync(path.join(userDataDir, 'User', 'argv.json'), JSON.stringify({ locale: options.locale }));
   }

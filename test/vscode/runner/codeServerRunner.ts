@@ -14,7 +14,12 @@ interface Options extends EditorRunOptions {
   build: boolean;
   /** How many editors run the suite at once, each a share of the test files (--editors). */
   editors: number;
+  /** --and-locale: also run this display language's tests (LOCALE_SUITES), in the editor slot with the least to do, after its share. */
+  andLocale?: string;
 }
+
+/** The tests that run only in a display language (`--locale it --grep ...`), by locale. */
+const LOCALE_SUITES: Readonly<Record<string, string>> = { it: 'Italian display language' };
 
 /**
  * Three editors for a whole run: the suite mostly waits (about 200 s of CPU in a 187-203 s run of three
@@ -54,12 +59,16 @@ function parseArgs(argv: string[]): Options {
     else if (arg === '--update-screenshots') options.updateScreenshots = true;
     else if (arg === '--timeout') options.suiteTimeoutMs = Number(value()) * 1000;
     else if (arg === '--editors') options.editors = Number(value());
+    else if (arg === '--and-locale') options.andLocale = value();
     else if (arg === '--help' || arg === '-h') usage();
     else usage(`unknown argument ${arg}`);
   }
   if (!(options.suiteTimeoutMs > 0)) usage('--timeout needs a number of seconds');
   if (options.editors === 0) options.editors = defaultEditors(options);
   if (!Number.isInteger(options.editors) || options.editors < 1) usage('--editors needs a whole number from 1');
+  if (options.andLocale !== undefined && (!LOCALE_SUITES[options.andLocale] || options.grep || options.locale)) {
+    usage(`--and-locale takes one of ${Object.keys(LOCALE_SUITES).join(', ')}, without --grep or --locale`);
+  }
   return options;
 }
 
@@ -71,6 +80,8 @@ function usage(problem?: string): never {
       '  --grep      run only tests whose full title matches the pattern (a regular expression)\n' +
       '  --editors   how many editors run the suite at once, each a share of the test files (default 3, 1 with --grep,\n' +
       '              --locale or --headed; or TENANT_API_TEST_EDITORS)\n' +
+      '  --and-locale  also run that display language\'s tests (it: "Italian display language"), in the editor with the\n' +
+      '              least to do, after its share (what npm run test:vscode:it runs alone)\n' +
       '  --timeout   time limit for the whole suite (default 900 s, or TENANT_API_TEST_TIMEOUT_SECONDS)\n' +
       '  --no-build  use the existing dist/ (skip node esbuild.mjs --tests)\n' +
       '  --verbose   also print the browser console and the driver\'s calls\n' +
@@ -155,19 +166,30 @@ async function main(): Promise<number> {
     const install = await ensureCodeServer();
     say(`code-server ${install.version} ready in ${seconds(installStarted)}`);
 
-    const groups = options.editors > 1 ? splitFiles(suiteFiles(), options.editors) : [undefined];
-    if (groups.length > 1) say(`${groups.length} editors at once, each running a share of the test files (--editors ${options.editors})`);
-    const results = await Promise.all(
-      groups.map((files, index) =>
-        runEditor(options, {
-          install,
-          files,
-          name: groups.length > 1 ? String(index + 1) : undefined,
-          onCleanup: (step) => cleanup.add(step),
-          interrupted: () => interrupted,
+    const slots = editorSlots(options);
+    if (slots.length > 1) say(`${slots.length} editors at once, each running a share of the test files (--editors ${options.editors})`);
+    const setup = (files: readonly string[] | undefined, name: string | undefined) => ({
+      install,
+      files,
+      name,
+      onCleanup: (step: () => Promise<unknown>) => cleanup.add(step),
+      interrupted: () => interrupted,
+    });
+    const results = (
+      await Promise.all(
+        slots.map(async (slot, index) => {
+          const name = slots.length > 1 ? String(index + 1) : undefined;
+          const runs: LabelledResult[] = [];
+          if (!slot.files || slot.files.length > 0) runs.push({ label: `editor ${index + 1}`, ...(await runEditor(options, setup(slot.files, name))) });
+          // A new editor (the display language is the server's): the locale's tests, after this slot's share.
+          if (slot.locale && !interrupted) {
+            const locale = { ...options, locale: slot.locale, grep: LOCALE_SUITES[slot.locale] };
+            runs.push({ label: `editor ${index + 1} (${slot.locale})`, ...(await runEditor(locale, setup(undefined, `${name ?? ''}${slot.locale}`))) });
+          }
+          return runs;
         }),
-      ),
-    );
+      )
+    ).flat();
     if (interrupted) return 130;
     return verdict(results, options, install.vscodeVersion, runStarted);
   } catch (error) {
@@ -191,6 +213,15 @@ async function build(): Promise<boolean> {
   return true;
 }
 
+/** What each editor slot runs: a share of the test files (all: undefined), then maybe a locale's tests. */
+function editorSlots(options: Options): Array<{ files?: readonly string[]; locale?: string }> {
+  const localeRun = options.andLocale ? `locale:${options.andLocale}` : undefined;
+  if (options.editors === 1) return [{ files: undefined, locale: options.andLocale }];
+  // The locale's run is balanced like a file (its seconds include its editor's start).
+  const groups = splitFiles([...suiteFiles(), ...(localeRun ? [localeRun] : [])], options.editors);
+  return groups.map((files) => ({ files: files.filter((file) => file !== localeRun), locale: localeRun && files.includes(localeRun) ? options.andLocale : undefined }));
+}
+
 /** The suite's test files, as esbuild wrote them beside its entry. */
 function suiteFiles(): string[] {
   return fs
@@ -199,8 +230,10 @@ function suiteFiles(): string[] {
     .sort();
 }
 
+type LabelledResult = EditorRunResult & { label: string };
+
 /** The run's exit code from every editor's result: 0 only when tests ran, none failed and none is pending. */
-function verdict(results: EditorRunResult[], options: Options, vscodeVersion: string, runStarted: number): number {
+function verdict(results: LabelledResult[], options: Options, vscodeVersion: string, runStarted: number): number {
   const failWith = (message: string): number => {
     console.error(`\n[runner] FAILED: ${message}`);
     return 1;
@@ -214,14 +247,14 @@ function verdict(results: EditorRunResult[], options: Options, vscodeVersion: st
     { passed: 0, failed: 0, pending: 0 },
   );
   const several = results.length > 1;
-  results.forEach((result, index) => {
-    const name = several ? `editor ${index + 1}: ` : '';
+  results.forEach((result) => {
+    const name = several ? `${result.label}: ` : '';
     say(`${name}${result.summary ? `${result.summary.passed} passed, ${result.summary.failed} failed, ${result.summary.pending} pending` : 'no summary'} in ${(result.suiteMs / 1000).toFixed(1)} s${result.failure ? ` (${result.failure})` : ''}`);
   });
   say(`whole run ${seconds(runStarted)}; VS Code ${vscodeVersion} (code-server ${codeServerVersion})`);
   // Repeated last, where a CI log's tail shows them.
-  results.forEach((result, index) => result.failedTests?.forEach((line) => say(`failed${several ? ` in editor ${index + 1}` : ''}: ${line}`)));
-  const failures = results.map((result, index) => result.failure && `${several ? `editor ${index + 1}: ` : ''}${result.failure}`).filter(Boolean);
+  results.forEach((result) => result.failedTests?.forEach((line) => say(`failed${several ? ` in ${result.label}` : ''}: ${line}`)));
+  const failures = results.map((result) => result.failure && `${several ? `${result.label}: ` : ''}${result.failure}`).filter(Boolean);
   if (failures.length > 0) return failWith(failures.join('; '));
   if (total.failed > 0) return failWith(`${total.failed} test(s) failed, ${total.passed} passed`);
   // In this editor the driver is there for every test: a pending test (this.skip(), xit, a skipped

@@ -194,12 +194,15 @@ const handlers: Record<string, Handler> = {
   /** Clicks a button of a notification toast (e.g. "Set Licence Key" on a message the extension shows). */
   async notificationButton(body, target) {
     const label = str(body, 'label');
+    const message = str(body, 'message', false);
     const timeout = num(body, 'timeoutMs', defaultTimeoutMs);
     const toasts = target.workbench.locator('.notifications-toasts .notification-toast, .notifications-center .notification-list-item');
-    const button = toasts.locator('.monaco-button', { hasText: label }).first();
+    // With `message`, the button of the notification that says it, not the first one with that label.
+    const owner = message ? toasts.filter({ has: target.workbench.locator('.notification-list-item-message', { hasText: message }) }) : toasts;
+    const button = owner.locator('.monaco-button', { hasText: label }).first();
     await button.click({ timeout }).catch(async (error: Error) => {
       const messages = await toasts.locator('.notification-list-item-message').allInnerTexts().catch(() => []);
-      throw new DriverError(`no notification button "${label}" (notifications: ${messages.join(' | ') || 'none'}): ${error.message.split('\n')[0]}`);
+      throw new DriverError(`no notification button "${label}"${message ? ` on "${message}"` : ''} (notifications: ${messages.join(' | ') || 'none'}): ${error.message.split('\n')[0]}`);
     });
     return {};
   },

@@ -194,9 +194,9 @@ describe('accounts and tenant sign-in', function () {
     await driver.click(useRow, { timeoutMs: 15_000 });
     // A click that lands while the tree re-renders only selects the row (seen once in three-editor CI):
     // a user clicks again, and so does the test; the command is the same either way.
-    for (let again = 0; again < 2 && auth.activeAccount()?.id !== mario.sub; again++) {
-      await new Promise((resolve) => setTimeout(resolve, 3000));
-      if (auth.activeAccount()?.id !== mario.sub && (await driver.count(useRow)) === 1) await driver.click(useRow, { timeoutMs: 15_000 });
+    const inUse = (timeoutMs: number) => waitFor(() => auth.activeAccount()?.id === mario.sub || undefined, { timeoutMs, what: 'Mario\'s account in use' }).then(() => true, () => false);
+    for (let again = 0; again < 2 && !(await inUse(5000)); again++) {
+      if ((await driver.count(useRow)) === 1) await driver.click(useRow, { timeoutMs: 15_000 });
     }
     roots = await settledAccounts(mario.name);
     assert.deepEqual(children(mario.name).map((child) => child.label).sort(), tenantLabels(mario.tenantIds));

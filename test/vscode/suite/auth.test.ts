@@ -86,7 +86,9 @@ describe('sign-in inside VS Code', function () {
     assert.equal(account.label, mario.name);
     await changed;
 
-    // VS Code lists the account of the registered provider.
+    // VS Code lists the account of the registered provider: its list follows the change events (a sign-in
+    // may fire more than one), so its state is waited for, not the first event.
+    await until(async () => (await vscode.authentication.getAccounts('tenant-api')).length > 0, 10_000, 'VS Code\'s list of accounts to hold the account');
     const accounts = await vscode.authentication.getAccounts('tenant-api');
     assert.deepEqual(accounts.map((entry) => entry.id), [mario.sub]);
     // What vscode.authentication.getSession hands to an extension once the user allowed it (VS Code asks
@@ -261,6 +263,8 @@ describe('sign-in inside VS Code', function () {
     await removed;
     assert.equal(await auth.secrets.get(SESSION_KEY_PREFIX + mario.sub), undefined);
     assert.deepEqual(await auth.provider.getSessions(['api'], {}), []);
+    // VS Code's own list follows the change events (a sign-out may fire more than one): its state, not the first.
+    await until(async () => (await vscode.authentication.getAccounts('tenant-api')).length === 0, 10_000, 'VS Code\'s list of accounts to empty');
     assert.deepEqual(await vscode.authentication.getAccounts('tenant-api'), []);
     assert.deepEqual(await auth.getAccounts(), []);
   });

@@ -281,7 +281,7 @@ describe('environments', function () {
       );
       assert.match(warning, /"co\.uk" in tenantApi\.allowedHosts is ignored: it is a public suffix, so it would trust every site under it\./);
       assert.match(warning, /"\*\.github\.io" in the allowedHosts of environment "Beta" is ignored: it is a public suffix/);
-      await driver.clickNotificationButton('Open Settings', { timeoutMs: 10_000 });
+      await driver.clickNotificationButton('Open Settings', { message: '"*.github.io" in the allowedHosts of environment "Beta"', timeoutMs: 10_000 });
       await driver.waitFor('.settings-editor .setting-item-title:has-text("Allowed Hosts")', { timeoutMs: 15_000 });
       await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     } finally {

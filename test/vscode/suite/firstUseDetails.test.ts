@@ -20,10 +20,16 @@ describe('first use: palette, pickers, title bar, cURL, late sign-in, login form
   /** The command palette's entries for `query`, as a person sees them. */
   async function paletteEntries(query: string): Promise<string> {
     await driver.press('F1');
-    await driver.waitFor('.quick-input-widget', { timeoutMs: 10_000 });
+    await driver.waitFor(`${PALETTE_LIST} .monaco-list-row`, { timeoutMs: 10_000 });
+    const listed = async () => ((await driver.count(`${PALETTE_LIST} .monaco-list-row`)) > 0 ? await driver.text(PALETTE_LIST) : '');
+    const unfiltered = await listed();
     await driver.type(query);
-    await new Promise((resolve) => setTimeout(resolve, 700)); // the list filters as one types
-    const text = (await driver.count(`${PALETTE_LIST} .monaco-list-row`)) > 0 ? await driver.text(PALETTE_LIST) : '';
+    // The list once it shows the filter (a prefix's filter already holds what the whole query holds,
+    // and never a command the palette hides): anything but the unfiltered list, "no matching" included.
+    const text = await waitFor(async () => {
+      const now = await listed();
+      return now !== unfiltered ? now : undefined;
+    }, { timeoutMs: 10_000, what: `the palette filtered to "${query}"` });
     await driver.press('Escape');
     return text;
   }

@@ -103,7 +103,7 @@ describe('test driver (code-server runner)', () => {
 
   it('clicks a button on a notification', async () => {
     const answer = vscode.window.showInformationMessage('Tenant API driver check', 'Later', 'Go');
-    await driver.clickNotificationButton('Go');
+    await driver.clickNotificationButton('Go', { message: 'Tenant API driver check' });
     assert.equal(await answer, 'Go');
   });
 

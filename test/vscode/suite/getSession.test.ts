@@ -5,6 +5,7 @@
 // The caller is the suite itself, which VS Code counts as this extension (the suite lives in its
 // folder): the consent flow is the one any other extension goes through, under this extension's name.
 import * as assert from 'node:assert/strict';
+import { isDeepStrictEqual } from 'node:util';
 import * as vscode from 'vscode';
 import type { Authentication } from '../../../src/auth/vscode/register';
 import type { Sandbox } from '../../sandbox';
@@ -19,6 +20,17 @@ const mario = USERS[0];
 const laura = USERS[1];
 
 interface TenantRecord { id: string; codiceAmbienteDati: string; descrizioneAmbienteDati: string; clusterAddress: string }
+
+/**
+ * VS Code's list of the provider's accounts once it holds `ids`: it follows the provider's change
+ * events, and one sign-in or sign-out may fire more than one, so the first one does not say it is done.
+ */
+async function accountsOnceThey(ids: string[]): Promise<string[]> {
+  const listed = async () => (await vscode.authentication.getAccounts(providerId)).map((entry) => entry.id).sort();
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline && !isDeepStrictEqual(await listed(), [...ids].sort())) await new Promise((resolve) => setTimeout(resolve, 50));
+  return listed();
+}
 
 function sessionsChanged(): Promise<void> {
   return new Promise((resolve) => {
@@ -134,7 +146,7 @@ describe('getSession as another extension sees it', function () {
     const account = await auth.signIn({ forceLogin: true, loginHint: laura.username });
     assert.equal(account?.id, laura.sub, `robot events: ${await robotEvents()}`);
     await added;
-    assert.deepEqual((await vscode.authentication.getAccounts(providerId)).map((entry) => entry.id).sort(), [mario.sub, laura.sub].sort());
+    assert.deepEqual(await accountsOnceThey([mario.sub, laura.sub]), [mario.sub, laura.sub].sort());
     const lauraAccount = { id: laura.sub, label: laura.name };
 
     // Without a choice of account the caller keeps the account it was allowed (Mario), not Laura's.
@@ -171,8 +183,8 @@ describe('getSession as another extension sees it', function () {
     const marioGone = sessionsChanged();
     await vscode.commands.executeCommand('tenantApi.signOut', { accountId: mario.sub });
     await marioGone;
+    assert.deepEqual(await accountsOnceThey([laura.sub]), [laura.sub]);
     assert.equal(await vscode.authentication.getSession(providerId, scopes, { account: { id: mario.sub, label: mario.name }, silent: true }), undefined);
-    assert.deepEqual((await vscode.authentication.getAccounts(providerId)).map((entry) => entry.id), [laura.sub]);
     // Laura, signed in and allowed (and the caller's preferred account), is still handed out.
     assertSessionOf(await vscode.authentication.getSession(providerId, scopes, { silent: true }), laura);
     assertSessionOf(await vscode.authentication.getSession(providerId, scopes, { account: { id: laura.sub, label: laura.name }, silent: true }), laura);
@@ -180,8 +192,8 @@ describe('getSession as another extension sees it', function () {
     const lauraGone = sessionsChanged();
     await auth.signOut(laura.sub);
     await lauraGone;
+    assert.deepEqual(await accountsOnceThey([]), []);
     assert.equal(await vscode.authentication.getSession(providerId, scopes, { account: { id: laura.sub, label: laura.name }, silent: true }), undefined);
     assert.equal(await vscode.authentication.getSession(providerId, scopes, { silent: true }), undefined);
-    assert.deepEqual(await vscode.authentication.getAccounts(providerId), []);
   });
 });

@@ -51,8 +51,10 @@ const inItalian = vscode.env.language.startsWith('it');
     await driver.press('F1');
     await driver.waitFor('.quick-input-widget', { timeoutMs: 10_000 });
     await driver.type('Tenant API: Accedi');
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    const entries = (await driver.text('.quick-input-widget .quick-input-list')).split('\n').map((line) => line.trim());
+    const lines = async () => (await driver.text('.quick-input-widget .quick-input-list')).split('\n').map((line) => line.trim());
+    // The list once it shows the command (or the time limit, and the assertion says what it showed).
+    await waitFor(async () => (await lines()).includes('Tenant API: Accedi') || undefined, { timeoutMs: 10_000, what: 'the Italian title in the palette' }).catch(() => undefined);
+    const entries = await lines();
     await driver.screenshot('italian-palette');
     await driver.press('Escape');
     assert.ok(entries.includes('Tenant API: Accedi'), entries.join(' | '));

@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { driver } from './helpers/driver';
 import { signInSuite } from './helpers/signInSuite';
+import { waitForRowsHolding } from './helpers/quickInput';
 import { extensionExports, formatCount, signInAs, signOutEveryone, waitFor, workbenchApi } from './helpers/workbench';
 
 const WIDGET = '.quick-input-widget';
@@ -52,7 +53,7 @@ describe('Set Licence Key from the palette: the key, a label, and the organizati
     await driver.press('Enter');
     await driver.waitFor(`${WIDGET} input[placeholder="Which licence module is the key for?"]`, { timeoutMs: 10_000 });
     await driver.type(module);
-    await new Promise((resolve) => setTimeout(resolve, 500)); // the list filters as one types
+    await waitForRowsHolding(module); // Enter takes the row the filter left
     await driver.press('Enter');
   }
 
@@ -68,8 +69,8 @@ describe('Set Licence Key from the palette: the key, a label, and the organizati
 
   async function organizationRows(): Promise<string[]> {
     await step('Which organization holds this licence?');
+    // The items come in one go (showQuickPick's promise): the first row says they are there.
     await driver.waitFor(ROW, { timeoutMs: 10_000 });
-    await new Promise((resolve) => setTimeout(resolve, 300));
     return (await driver.text(LIST)).split('\n').map((line) => line.trim()).filter(Boolean);
   }
 
@@ -77,8 +78,8 @@ describe('Set Licence Key from the palette: the key, a label, and the organizati
   /** The rows of the tenant question: each tenant once, by name and code. */
   async function tenantRows(): Promise<string[]> {
     await step(COVER);
+    // The items come in one go: the first row says they are there (their ticks follow: see checkedCount's callers).
     await driver.waitFor(ROW, { timeoutMs: 15_000 });
-    await new Promise((resolve) => setTimeout(resolve, 300));
     return (await driver.text(LIST)).split('\n').map((line) => line.trim()).filter(Boolean);
   }
   /** Ticks a tenant's row with a click on it, as a user does in a list with checkboxes. */
@@ -141,7 +142,7 @@ describe('Set Licence Key from the palette: the key, a label, and the organizati
     assert.match(text, new RegExp(`Counted against ${rossi} \\(keys: core\\)`), text);
     assert.equal(rows.filter((row) => row === rossi || row.startsWith(`${rossi} (`)).length, 0, `an organization offered as a choice: ${text}`);
     await driver.type('Torino'); // with nothing ticked, the one tenant the filter leaves is the answer
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitForRowsHolding('Torino');
     await driver.press('Enter');
     const stored = await waitFor(async () => ((await (await keys()).get('efat'))?.organization === rossi ? (await keys()).get('efat') : undefined), {
       what: 'the efat key with the same organization, without a name asked',
@@ -177,7 +178,9 @@ describe('Set Licence Key from the palette: the key, a label, and the organizati
     await (await keys()).set('efat', { key: sandboxKey('efat').key, label: 'efat', organization: 'Bianchi Alimentari', tenantIds: [tenant('BA-PR').id] });
     const running = Promise.resolve(vscode.commands.executeCommand('tenantApi.setLicenceKey', { module: 'core', key: sandboxKey('core').key, label: 'core' }));
     await tenantRows();
-    assert.equal(await checkedCount(), 2, 'the core key\'s two tenants are ticked');
+    // The ticks are set after the items: the state once they are shown, not the list's first frame.
+    const ticked = await waitFor(async () => ((await checkedCount()) >= 2 ? checkedCount() : undefined), { what: 'the core key\'s tenants ticked' });
+    assert.equal(ticked, 2, 'the core key\'s two tenants are ticked');
     await tick(tenant('BA-PR').descrizioneAmbienteDati);
     await driver.press('Enter');
     await driver.waitFor(`${WIDGET} .quick-input-title:has-text("a licence is one organization")`, { timeoutMs: 10_000 });

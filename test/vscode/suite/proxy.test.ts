@@ -92,7 +92,7 @@ describe('the editor behind a forward proxy (http.proxy)', function () {
       const expected = `The proxy http://127.0.0.1:${closed} could not be reached`;
       assert.ok(summary.error.message.startsWith(expected), summary.error.message);
       await waitFor(async () => (await driver.notifications()).find((text) => text.includes(expected)), { timeoutMs: 20_000, what: 'the notification about the proxy' });
-      await driver.clickNotificationButton('Open Settings', { timeoutMs: 10_000 });
+      await driver.clickNotificationButton('Open Settings', { message: expected, timeoutMs: 10_000 });
       await waitFor(() => vscode.window.tabGroups.activeTabGroup.activeTab?.label === 'Settings' || undefined, { what: 'the Settings editor' });
     } finally {
       await setProxy(proxy.url);

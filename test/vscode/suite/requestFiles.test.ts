@@ -308,7 +308,7 @@ describe('request files', function () {
     const offer = await waitFor(async () => (await driver.notifications()).find((message) => /not signed in/.test(message)), { what: 'the Sign In offer' });
     assert.doesNotMatch(offer, /not one of your tenants/);
     assert.equal(sandbox.requests.length, before, 'nothing was sent');
-    await driver.clickNotificationButton('Sign In');
+    await driver.clickNotificationButton('Sign In', { message: 'not signed in' });
     await waitFor(() => tabsLabelled('GET ditteAfterSignIn · RC-MI')[0], { timeoutMs: 60_000, what: 'the response tab after signing in' });
     const sent = sandbox.requests.slice(before).filter((request) => request.path === '/efat/api/v1/ditte');
     assert.deepEqual(sent.map((request) => [request.status, request.headers['user-tenant']]), [[200, tenant('RC-MI').id]]);
@@ -325,7 +325,7 @@ describe('request files', function () {
     const before = sandbox.requests.length;
     await clickLens(editor, 1, 'Send configurazioniAfterKey with Tenant API Workbench');
     await waitFor(async () => (await driver.notifications()).find((message) => /licence key/i.test(message)), { what: 'the Set Licence Key offer' });
-    await driver.clickNotificationButton('Set Licence Key');
+    await driver.clickNotificationButton('Set Licence Key', { message: 'licence key' });
     await inputStep('Licence key for the module', coreKey.key);
     await inputStep('Label for this key');
     // Which tenants the key covers: RC-MI, whose organization the efat key already names (no name is asked).

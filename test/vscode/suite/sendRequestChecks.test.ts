@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { driver } from './helpers/driver';
 import { signInSuite } from './helpers/signInSuite';
+import { waitForRowsHolding } from './helpers/quickInput';
 import { configure, extensionExports, setLicenceKeys, signInAs, signOutEveryone, waitFor, workbenchApi } from './helpers/workbench';
 
 const TITLE = (text: string) => `.quick-input-widget .quick-input-title:has-text("${text}")`;
@@ -56,8 +57,9 @@ describe('Send Request: each problem at its step (signed out, licence key, failu
     await step('Label for this key');
     await driver.waitFor(TITLE('Which of your tenants does this licence cover?'), { timeoutMs: 15_000 });
     await driver.waitFor('.quick-input-widget .monaco-list-row', { timeoutMs: 15_000 });
-    await driver.type(suite.sandbox.tenants.find((tenant) => tenant.organizationId === organizationOfMario() && mario().tenantIds.includes(tenant.id))!.codiceAmbienteDati);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const code = suite.sandbox.tenants.find((tenant) => tenant.organizationId === organizationOfMario() && mario().tenantIds.includes(tenant.id))!.codiceAmbienteDati;
+    await driver.type(code);
+    await waitForRowsHolding(code); // Enter takes the one tenant the filter left
     await driver.press('Enter');
     await waitFor(
       async () => {
@@ -82,7 +84,7 @@ describe('Send Request: each problem at its step (signed out, licence key, failu
     });
     assert.equal(await driver.count(VISIBLE_INPUT), 0, 'nothing is asked before the sign-in');
     await driver.screenshot('send-request-signed-out');
-    await driver.clickNotificationButton('Sign In');
+    await driver.clickNotificationButton('Sign In', { message: 'Send Request needs you to be signed in' });
     await driver.waitFor(TITLE('Send Request: path'), { timeoutMs: 60_000 });
     assert.ok((await suite.auth.getAccounts()).some((account) => account.id === mario().sub), 'signed in before the flow goes on');
     await step('Send Request: path', '/api/configurazioni');
@@ -122,7 +124,7 @@ describe('Send Request: each problem at its step (signed out, licence key, failu
 
     // Set Licence Key from the failure's notification: the same request goes again, without asking.
     let before = suite.sandbox.requests.length;
-    await driver.clickNotificationButton('Set Licence Key', { timeoutMs: 15_000 });
+    await driver.clickNotificationButton('Set Licence Key', { message: 'No licence key is set for the module "core"', timeoutMs: 15_000 });
     await typeLicenceKey();
     await waitFor(() => received(before, '/api/configurazioni', 200), { what: 'the request to be sent again once the key was set' });
 
@@ -132,7 +134,7 @@ describe('Send Request: each problem at its step (signed out, licence key, failu
     const missing = (await vscode.commands.executeCommand('tenantApi.sendRequest', { method: 'GET', path: '/api/does-not-exist', preview: false })) as Summary;
     assert.equal(missing.status, 404);
     assert.equal(api.history()[0].error, 'http');
-    await driver.clickNotificationButton('Re-run', { timeoutMs: 15_000 });
+    await driver.clickNotificationButton('Re-run', { message: 'The server answered 404', timeoutMs: 15_000 });
     await waitFor(() => suite.sandbox.requests.slice(before).filter((request) => request.path === '/api/does-not-exist').length === 2 || undefined, {
       what: 'the 404 to be sent again from Re-run',
     });
@@ -246,8 +248,7 @@ describe('Send Request: each problem at its step (signed out, licence key, failu
     await driver.waitFor(VISIBLE_INPUT, { state: 'hidden', timeoutMs: 10_000 });
     assert.deepEqual(titles, ['Send Request: tenant'], 'only the tenant was asked after the line');
     // Its tab opens (and takes the focus) before the next request is typed.
-    await waitFor(() => vscode.window.visibleTextEditors.find((editor) => /ditte\?pagina=1/.test(editor.document.lineAt(0).text)), { what: 'the response tab' });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await waitFor(() => /ditte\?pagina=1/.test(vscode.window.activeTextEditor?.document.lineAt(0).text ?? '') || undefined, { what: 'the response tab, in front' });
 
     // A POST with a body and a header: both opened in the first step, then asked.
     before = suite.sandbox.requests.length;

@@ -69,7 +69,7 @@ describe('sign-in: cancel in the browser, Sign In again', function () {
     await driver.screenshot('sign-in-already-waiting');
     const mario = suite.user('mario.rossi');
     await driver.robot.setCredentials({ username: mario.username, password: mario.password });
-    await driver.clickNotificationButton('Start Again', { timeoutMs: 10_000 });
+    await driver.clickNotificationButton('Start Again', { message: 'already waiting', timeoutMs: 10_000 });
     // Both earlier invocations give way to the new attempt quietly.
     assert.deepEqual([await first, await second], [undefined, undefined]);
     await waitFor(async () => (await suite.auth.getAccounts()).some((account) => account.id === mario.sub), { timeoutMs: 45_000, what: 'Mario signed in by the new attempt' });

@@ -233,8 +233,13 @@ describe('Testing view', function () {
     const skipped = report.results.filter((result) => result.kind === 'skipped');
     console.log(`      cancelled after ${answered.size} answers: ${passed.length} passed, ${skipped.length} skipped`);
     assert.equal(report.results.length, 40);
-    assert.ok(skipped.length >= 20, `the rest skipped: ${JSON.stringify(kinds(report))}`);
-    assert.deepEqual(report.results.filter((result) => result.kind !== 'passed' && result.kind !== 'skipped'), [], 'none failed or errored');
+    // How far the run got depends on how fast the click landed: what counts is where it stopped.
+    assert.ok(skipped.length > 0, `Cancel came after the last request: ${JSON.stringify(kinds(report))}`);
+    assert.deepEqual(
+      report.results.map((result) => result.kind),
+      [...Array<string>(passed.length).fill('passed'), ...Array<string>(40 - passed.length).fill('skipped')],
+      'the requests before the Cancel passed, the one in flight and the rest are skipped, none failed or errored',
+    );
     for (const result of passed) assert.ok(answered.has(result.label.slice(1)), `${result.label} passed without an answer`);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     assert.ok(apiCalls(before).length <= passed.length + 1, 'nothing more was sent after Cancel');

@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { Sandbox } from '../../sandbox';
 import { driver } from './helpers/driver';
+import { waitForRowsHolding } from './helpers/quickInput';
 import {
   configure,
   endWorkbenchSuite,
@@ -389,7 +390,7 @@ describe('workbench', function () {
       await step('Which of your tenants does this licence cover?', async () => {
         await driver.waitFor(`.quick-input-list .monaco-list-row:has-text("${milano.descrizioneAmbienteDati}")`, { timeoutMs: 10_000 });
         await driver.type('Milano');
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        await waitForRowsHolding('Milano'); // Enter takes the one tenant the filter left
       });
       await waitFor(async () => ((await exports.licenceKeys!.get('efat'))?.key === efat.key) || undefined, { what: 'the key typed to be stored' });
       assert.equal((await exports.licenceKeys!.get('efat'))?.organization, organization, 'the efat key shares the core key\'s organization');

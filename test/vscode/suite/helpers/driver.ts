@@ -129,8 +129,11 @@ export const driver = {
   async clickDialogButton(label: string, options: { timeoutMs?: number } = {}): Promise<string> {
     return (await call<{ message: string }>('dialogButton', { label, ...options }, options.timeoutMs)).message;
   },
-  /** Clicks a button on a notification toast (non-modal showInformationMessage/showWarningMessage items). */
-  async clickNotificationButton(label: string, options: { timeoutMs?: number } = {}): Promise<void> {
+  /**
+   * Clicks a button on a notification toast (non-modal showInformationMessage/showWarningMessage items):
+   * with `message` (part of its text), on the notification that says it, else on the first with that button.
+   */
+  async clickNotificationButton(label: string, options: { timeoutMs?: number; message?: string } = {}): Promise<void> {
     await call('notificationButton', { label, ...options }, options.timeoutMs);
   },
   /** The messages of the notification toasts on screen. */

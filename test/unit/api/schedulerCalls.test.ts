@@ -1,12 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { APPLICATION_LIMITS } from '../../../src/api/limits';
-import { MeteredScheduler, type MeteredCall } from '../../../src/api/meteredScheduler';
+import { localScheduler, type MeteredCall } from '../../../src/api/requestScheduler';
 import { FakeClock } from './fakeClock';
 
-describe('MeteredScheduler', () => {
+describe('RequestScheduler: the calls it let go (onDidCall)', () => {
   function setUp() {
     const clock = new FakeClock();
-    const scheduler = new MeteredScheduler({ clock, limits: APPLICATION_LIMITS, safetyMarginMs: () => 0, maxQueueLength: () => 100 });
+    const scheduler = localScheduler({ clock, limits: APPLICATION_LIMITS, safetyMarginMs: () => 0, maxQueueLength: () => 100 });
     const calls: MeteredCall[] = [];
     scheduler.onDidCall((call) => calls.push(call));
     return { clock, scheduler, calls };
