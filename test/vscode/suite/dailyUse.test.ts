@@ -171,7 +171,9 @@ describe('Daily use, second round', function () {
     await driver.type('POST /api/configurazioni');
     await driver.waitFor(`${ROW}:has-text("Add a JSON body")`, { timeoutMs: 10_000 });
     await driver.click(`${ROW}:has-text("Add a JSON body")`);
-    await driver.waitFor(`${ROW}:has-text("the request you typed")`, { timeoutMs: 10_000 });
+    // Ticked, and the typed request active again: Enter before then would untick the part instead.
+    await driver.waitFor(`${ROW}:has-text("Add a JSON body") .codicon-check`, { timeoutMs: 10_000 });
+    await driver.waitFor(`${ROW}.focused:has-text("the request you typed")`, { timeoutMs: 10_000 });
     await driver.press('Enter');
     await driver.waitFor(TITLE('Send Request: body'), { timeoutMs: 15_000 });
     await driver.type('{"descrizione": "Nuova" "codice": 1}');
