@@ -8,16 +8,16 @@ import { Emitter, type Event } from '../common/event';
 import * as l10n from '../common/l10n';
 import { silentLogger, type Logger } from '../common/logger';
 import { sameEntries } from './entries';
-import type { CatalogueLibrary } from './lazyLibrary';
 import { OperationIndex } from './matching';
+import type { DescriptionReader, ReadCatalogue } from './readers';
 import { catalogueRoutes } from './routes';
 import type { DescriptionSource } from './sources';
-import { CatalogueError, isCatalogueError, type CatalogueDocument, type CatalogueEntry, type CatalogueOperation, type SchemaViolation } from './types';
+import { CatalogueError, isCatalogueError, type CatalogueDescription, type CatalogueEntry, type CatalogueOperation, type LocatedViolation, type SchemaViolation } from './types';
 
 export type CatalogueState =
   | { kind: 'idle' }
   | { kind: 'loading' }
-  | { kind: 'loaded'; document: CatalogueDocument; index: OperationIndex; routes: RouteRule[] }
+  | { kind: 'loaded'; document: CatalogueDescription; index: OperationIndex; routes: RouteRule[] }
   | { kind: 'failed'; error: CatalogueError };
 
 export interface Catalogue {
@@ -30,7 +30,8 @@ export interface Catalogue {
 
 export interface CatalogueSetDeps {
   read(entry: CatalogueEntry): Promise<DescriptionSource>;
-  library(): Promise<CatalogueLibrary>;
+  /** Reads the descriptions and answers on them (in a worker in the editor); the set disposes it. */
+  reader: DescriptionReader;
   logger?: Logger;
   now?(): number;
 }
@@ -50,8 +51,8 @@ export class CatalogueSet {
   private wanted = false;
   private generation = 0;
   private routeList: readonly RouteRule[] = [];
-  private library: CatalogueLibrary | undefined;
-  private readonly checkers = new Map<string, InstanceType<CatalogueLibrary['SchemaChecker']>>();
+  /** The reader's hold on each loaded catalogue, by its id. */
+  private readonly reads = new Map<string, ReadCatalogue>();
 
   constructor(private readonly deps: CatalogueSetDeps) {}
 
@@ -61,7 +62,7 @@ export class CatalogueSet {
     this.entries = [...entries];
     this.generation++;
     this.loading = undefined;
-    this.checkers.clear();
+    this.releaseAll();
     this.catalogues = this.entries.map((entry, index) => ({ id: `catalogue:${index}:${entry.source}`, entry, name: entry.source, state: { kind: 'idle' } }));
     this.routeList = [];
     this.changes.fire();
@@ -99,25 +100,40 @@ export class CatalogueSet {
     return undefined;
   }
 
-  /** Where `value` breaks the schema at `pointer` of a loaded catalogue. Throws when the schema cannot be compiled. */
-  check(documented: Documented, pointer: string, value: unknown): SchemaViolation[] {
-    let checker = this.checkers.get(documented.catalogue.id);
-    if (!checker) {
-      const { document } = documented.catalogue.state;
-      checker = new this.library!.SchemaChecker(document.document, document.version);
-      this.checkers.set(documented.catalogue.id, checker);
-    }
-    return checker.check(pointer, value);
+  /** Where `value` breaks the schema at `pointer` of a loaded catalogue. Rejects when the schema cannot be compiled. */
+  check(documented: Documented, pointer: string, value: unknown): Promise<SchemaViolation[]> {
+    return this.readOf(documented).then((read) => read.check(pointer, value));
+  }
+
+  /** Where a request body's JSON text breaks the schema at `pointer`, each place in the text. */
+  checkBody(documented: Documented, pointer: string, text: string): Promise<LocatedViolation[]> {
+    return this.readOf(documented).then((read) => read.checkBody(pointer, text));
   }
 
   /** A body to start from for a loaded operation: its example, else a sample of its schema. */
-  exampleBody(documented: Documented): unknown {
+  async exampleBody(documented: Documented): Promise<unknown> {
     const body = documented.operation.body;
-    return body && this.library ? this.library.exampleBody(documented.catalogue.state.document, body) : undefined;
+    return body ? (await this.readOf(documented)).exampleBody(body) : undefined;
   }
 
   dispose(): void {
+    this.generation++;
+    this.releaseAll();
+    this.deps.reader.dispose();
     this.changes.dispose();
+  }
+
+  private async readOf(documented: Documented): Promise<ReadCatalogue> {
+    const read = this.reads.get(documented.catalogue.id);
+    if (!read || documented.catalogue !== this.catalogues.find((each) => each.id === documented.catalogue.id)) {
+      throw new CatalogueError(l10n.t('{0} is no longer loaded.', documented.catalogue.name));
+    }
+    return read;
+  }
+
+  private releaseAll(): void {
+    for (const read of this.reads.values()) read.release();
+    this.reads.clear();
   }
 
   private async loadAll(generation: number): Promise<void> {
@@ -126,29 +142,36 @@ export class CatalogueSet {
       if (catalogue.state.kind !== 'idle') continue;
       catalogue.state = { kind: 'loading' };
       this.changes.fire();
-      const state = await this.load(catalogue);
-      if (generation !== this.generation) return;
+      const { state, read } = await this.load(catalogue);
+      if (generation !== this.generation) {
+        read?.release();
+        return;
+      }
       catalogue.state = state;
+      if (read) this.reads.set(catalogue.id, read);
       this.routeList = this.catalogues.flatMap((each) => (each.state.kind === 'loaded' ? each.state.routes : []));
       this.changes.fire();
     }
   }
 
-  private async load(catalogue: Catalogue): Promise<CatalogueState> {
+  private async load(catalogue: Catalogue): Promise<{ state: CatalogueState; read?: ReadCatalogue }> {
     const logger = this.deps.logger ?? silentLogger;
     const now = this.deps.now ?? (() => performance.now());
     const started = now();
     try {
-      const [library, source] = await Promise.all([this.deps.library(), this.deps.read(catalogue.entry)]);
-      this.library = library;
-      const document = await library.readDescription({ text: source.text, file: source.file, name: source.name, readFile: source.readFile });
+      this.deps.reader.warm?.();
+      const source = await this.deps.read(catalogue.entry);
+      // Indexed as the operations come: no pass over all of them in one go once they are read.
+      const index = new OperationIndex([]);
+      const read = await this.deps.reader.read(source, (operations) => index.add(operations));
+      const document = read.description;
       for (const note of document.notes) logger.warn(`Catalogue ${catalogue.name}: ${note.where ? `${note.where}: ` : ''}${note.message}`);
       logger.info(`Catalogue ${catalogue.name}: ${document.title}, ${document.operations.length} operations in ${Math.round(now() - started)} ms`);
-      return { kind: 'loaded', document, index: new OperationIndex(document.operations), routes: catalogueRoutes(document.operations, catalogue.entry) };
+      return { state: { kind: 'loaded', document, index, routes: catalogueRoutes(document.operations, catalogue.entry) }, read };
     } catch (error) {
       const failure = isCatalogueError(error) ? error : new CatalogueError(l10n.t('{0} could not be read: {1}', catalogue.name, error instanceof Error ? error.message : String(error)));
       logger.error(`Catalogue ${catalogue.name}: ${describeFailure(failure)}`);
-      return { kind: 'failed', error: failure };
+      return { state: { kind: 'failed', error: failure } };
     }
   }
 }

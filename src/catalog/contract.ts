@@ -5,7 +5,7 @@
  */
 import * as l10n from '../common/l10n';
 import type { CatalogueSet } from './catalogues';
-import type { CatalogueOperation, CatalogueResponse, ContractVerdict } from './types';
+import { isCatalogueError, type CatalogueOperation, type CatalogueResponse, type ContractVerdict } from './types';
 
 export interface ContractAnswer {
   method: string;
@@ -21,7 +21,7 @@ export function documentedResponse(operation: CatalogueOperation, status: number
   return exact ?? operation.responses.find((response) => response.status === `${String(status)[0]}XX`) ?? operation.responses.find((response) => response.status === 'DEFAULT');
 }
 
-export function contractVerdict(catalogues: Pick<CatalogueSet, 'find' | 'check'>, answer: ContractAnswer): ContractVerdict {
+export async function contractVerdict(catalogues: Pick<CatalogueSet, 'find' | 'check'>, answer: ContractAnswer): Promise<ContractVerdict> {
   let path: string;
   try {
     path = new URL(answer.url).pathname;
@@ -41,9 +41,11 @@ export function contractVerdict(catalogues: Pick<CatalogueSet, 'find' | 'check'>
   }
   if (answer.json === undefined) return { kind: 'unchecked', operation, status: response.status, reason: answer.bodyText.trim() === '' ? l10n.t('the body is empty') : l10n.t('the body is not JSON') };
   try {
-    return { kind: 'checked', operation, status: response.status, violations: catalogues.check(documented, response.schemaPointer, answer.json) };
+    return { kind: 'checked', operation, status: response.status, violations: await catalogues.check(documented, response.schemaPointer, answer.json) };
   } catch (error) {
-    return { kind: 'unchecked', operation, status: response.status, reason: l10n.t('its schema cannot be compiled: {0}', error instanceof Error ? error.message : String(error)) };
+    // The catalogue's own sentence (its reader stopped, it was unloaded) as it is; else the validator's.
+    const reason = isCatalogueError(error) ? error.message : l10n.t('its schema cannot be compiled: {0}', error instanceof Error ? error.message : String(error));
+    return { kind: 'unchecked', operation, status: response.status, reason };
   }
 }
 
@@ -52,7 +54,7 @@ export function catalogueContracts(catalogues: Pick<CatalogueSet, 'find' | 'chec
   return {
     async verdictOf(answer: ContractAnswer): Promise<() => ContractVerdict> {
       await catalogues.ready();
-      const verdict = contractVerdict(catalogues, answer);
+      const verdict = await contractVerdict(catalogues, answer);
       return () => verdict;
     },
   };

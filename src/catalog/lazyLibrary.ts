@@ -1,8 +1,10 @@
 /**
  * Loads the catalogue's heavy half (library.ts) on first use: in the bundles, dist/catalog.js beside
- * dist/extension.js and dist/cli.js (esbuild defines CATALOGUE_BUNDLE); from the sources (tests), the module itself.
+ * dist/extension.js and dist/cli.js (esbuild defines CATALOGUE_BUNDLE); from the sources (tests), the
+ * module itself. In this thread (catalogueLibrary) or as a worker thread (startCatalogueWorker).
  */
 import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type * as Library from './library';
 
 export type CatalogueLibrary = typeof Library;
@@ -27,4 +29,12 @@ export function catalogueLibrary(): Promise<CatalogueLibrary> {
     }
   });
   return loaded;
+}
+
+/** dist/catalog.js as a worker thread serving the catalogue reader's messages (readerWorker.ts). */
+export function startCatalogueWorker(workerData: Record<string, unknown>): Worker {
+  if (typeof CATALOGUE_BUNDLE === 'string') return new Worker(path.join(__dirname, CATALOGUE_BUNDLE), { workerData });
+  // From the sources (the unit tests): the worker compiles TypeScript as the tests' own thread does.
+  const source = path.join(__dirname, 'library.ts');
+  return new Worker(`require('tsx/cjs'); require(${JSON.stringify(source)});`, { eval: true, workerData });
 }

@@ -24,18 +24,29 @@ export function pathParameterNames(path: string): string[] {
 
 export class OperationIndex {
   private readonly byMethod = new Map<string, Template[]>();
+  private sorted = true;
 
   constructor(operations: readonly CatalogueOperation[]) {
+    this.add(operations);
+  }
+
+  /** More operations (a reader gives them a few dozen at a time); the lists are sorted when next matched. */
+  add(operations: readonly CatalogueOperation[]): void {
     for (const operation of operations) {
       const list = this.byMethod.get(operation.method) ?? [];
       list.push(templateOf(operation));
       this.byMethod.set(operation.method, list);
     }
-    for (const list of this.byMethod.values()) list.sort((a, b) => b.literal - a.literal);
+    if (operations.length > 0) this.sorted = false;
   }
 
   /** The operation a request line names (query ignored), or undefined. */
   match(method: string, path: string): CatalogueOperation | undefined {
+    if (!this.sorted) {
+      // Stable: of two templates with as much literal text, the one documented first.
+      for (const list of this.byMethod.values()) list.sort((a, b) => b.literal - a.literal);
+      this.sorted = true;
+    }
     const list = this.byMethod.get(method.toUpperCase());
     if (!list) return undefined;
     // A `{{variable}}` stands for one segment's value.

@@ -10,7 +10,8 @@ import { MAX_DESCRIPTION_BYTES, megabytes } from './limits';
 import { CatalogueError, type CatalogueEntry } from './types';
 
 export interface DescriptionSource {
-  text: string;
+  /** Its UTF-8 bytes (decoded by the reader, on its thread), or its text. */
+  text: string | Uint8Array;
   /** The file's absolute path (its relative references are read beside it); undefined for an address. */
   file?: string;
   /** How messages name it. */
@@ -21,14 +22,15 @@ export interface DescriptionSource {
 export interface SourceDeps {
   /** The workspace folder a relative file entry is read from; undefined: only absolute paths. */
   folder?: string;
-  readFile(absolutePath: string): Promise<string>;
+  /** A file's bytes. */
+  readFile(absolutePath: string): Promise<Uint8Array>;
   /** Size of a file, to refuse a huge one before reading it. */
   fileSize(absolutePath: string): Promise<number>;
   fetch: typeof fetch;
   timeoutMs?: number;
 }
 
-async function readAddress(url: URL, deps: SourceDeps): Promise<string> {
+async function readAddress(url: URL, deps: SourceDeps): Promise<Uint8Array> {
   let answer: Response;
   try {
     // No credentials: a catalogue's host is the user's word, not a validated platform host.
@@ -44,7 +46,7 @@ async function readAddress(url: URL, deps: SourceDeps): Promise<string> {
   if (declared > MAX_DESCRIPTION_BYTES) throw tooLarge(url.href, declared);
   const body = Buffer.from(await answer.arrayBuffer());
   if (body.length > MAX_DESCRIPTION_BYTES) throw tooLarge(url.href, body.length);
-  return body.toString('utf8');
+  return body;
 }
 
 function tooLarge(name: string, bytes: number): CatalogueError {
@@ -65,5 +67,9 @@ export async function readSource(entry: Pick<CatalogueEntry, 'source'>, deps: So
     throw new CatalogueError(l10n.t('Cannot read {0}: {1}', file, (error as NodeJS.ErrnoException).code ?? String(error)), { file });
   }
   if (size > MAX_DESCRIPTION_BYTES) throw tooLarge(file, size);
-  return { text: await deps.readFile(file), file, name: file, readFile: deps.readFile };
+  const readText = async (absolutePath: string) => {
+    const bytes = await deps.readFile(absolutePath);
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  };
+  return { text: await deps.readFile(file), file, name: file, readFile: readText };
 }

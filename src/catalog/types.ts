@@ -85,6 +85,12 @@ export interface CatalogueDocument {
   bytes: number;
 }
 
+/**
+ * What the editor holds of a read description: everything but the description itself, which stays
+ * with the reader (a worker thread in the editor) that checks bodies and samples schemas against it.
+ */
+export type CatalogueDescription = Omit<CatalogueDocument, 'document'>;
+
 /** A description that cannot be used: one sentence, with the file, line and column where known. */
 export class CatalogueError extends Error {
   override readonly name = 'CatalogueError';
@@ -115,6 +121,14 @@ export interface SchemaViolation {
   rule: string;
   /** What the rule wants, as the validator says it: `must be integer`. */
   message: string;
+}
+
+/** A violation of a request body, at its place in the body's text (what a warning underlines). */
+export interface LocatedViolation extends SchemaViolation {
+  /** Offset in the body's text of the value (or, for a property that is not documented, of the property). */
+  offset: number;
+  /** Characters to underline: the value's, 1 for an object or array. */
+  length: number;
 }
 
 /** What the catalogues say of an answer: which operation, which documented status, where the body breaks its schema. */

@@ -27,6 +27,7 @@ import * as fs from 'node:fs';
 import { CatalogueSet } from '../catalog/catalogues';
 import { catalogueContracts } from '../catalog/contract';
 import { catalogueLibrary } from '../catalog/lazyLibrary';
+import { inThreadReader } from '../catalog/readers';
 import { readSource } from '../catalog/sources';
 import type { CatalogueEntry } from '../catalog/types';
 
@@ -128,11 +129,12 @@ function cliCatalogues(options: PlatformOptions): CatalogueSet {
     read: (entry) =>
       readSource(entry, {
         folder: options.catalogues?.folder,
-        readFile: (file) => fs.promises.readFile(file, 'utf8'),
+        readFile: (file) => fs.promises.readFile(file),
         fileSize: async (file) => (await fs.promises.stat(file)).size,
         fetch: (input, init) => options.fetch(input as never, init),
       }),
-    library: catalogueLibrary,
+    // In this thread: the runner reads its catalogues before anything else runs.
+    reader: inThreadReader(catalogueLibrary),
     logger: options.logger,
   });
   catalogues.setEntries(options.catalogues?.entries ?? []);

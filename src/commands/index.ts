@@ -33,7 +33,7 @@ export function workbenchCommands(scope: Pick<EnvironmentScope, 'globalState'>, 
   const runner = new RequestRunner(deps.api, deps.resolver, deps.views, history, logger, () => deps.baseUrl?.() ?? '');
   const commands: WorkbenchCommandContext = { ...deps, history, runner };
   const handlers: CommandHandlers = {
-    ...requestCommands(commands),
+    ...requestCommands({ ...commands, catalogues: deps.catalogues }),
     ...curlCommands(commands),
     ...copyAsCodeCommands(commands, scope.globalState),
     ...tenantCommands(commands),

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { CatalogueSet, Documented } from '../catalog/catalogues';
-import type { CatalogueParameter } from '../catalog/types';
+import type { CatalogueOperation, CatalogueParameter } from '../catalog/types';
 import { INTERNAL_COMMAND, type CommandHandlers } from '../common/commandIds';
 import type { OperationTarget } from '../views/catalogueTreeModel';
 import { handle, type WorkbenchCommandContext } from './commandContext';
@@ -20,12 +20,13 @@ export async function documentedOperation(catalogues: CatalogueSet, target: unkn
   return operation ? { catalogue: catalogue as Documented['catalogue'], operation, ...(wanted.tenantId ? { tenantId: wanted.tenantId } : {}) } : undefined;
 }
 
-function parameterStep(parameter: CatalogueParameter, answers: Map<string, string>): () => Promise<Step> {
+/** The box that asks one required parameter of an operation; the answer goes in `answers` by `in name`. */
+export function parameterStep(operation: CatalogueOperation, parameter: CatalogueParameter, answers: Map<string, string>): () => Promise<Step> {
   const key = `${parameter.in} ${parameter.name}`;
   return () =>
     input({
       title: title(parameter.name),
-      prompt: [parameter.description, vscode.l10n.t('{0} parameter, required', parameter.in)].filter(Boolean).join(' · '),
+      prompt: [parameter.description, vscode.l10n.t('{0} parameter of {1} {2}, required', parameter.in, operation.method, operation.path)].filter(Boolean).join(' · '),
       value: answers.get(key) ?? startingValue(parameter),
       validate: (value) => (value.trim() === '' ? vscode.l10n.t('{0} is required.', parameter.name) : undefined),
       accept: (value) => answers.set(key, value.trim()),
@@ -37,9 +38,9 @@ async function askOperation(documented: Documented, catalogues: CatalogueSet, te
   const { operation } = documented;
   const answers = new Map<string, string>();
   let body: string | undefined;
-  const steps = requiredParameters(operation).map((parameter) => parameterStep(parameter, answers));
+  const steps = requiredParameters(operation).map((parameter) => parameterStep(operation, parameter, answers));
   if (operation.body?.required && operation.body.json) {
-    const example = JSON.stringify(catalogues.exampleBody(documented) ?? {}, null, 2);
+    const example = JSON.stringify((await catalogues.exampleBody(documented).catch(() => undefined)) ?? {}, null, 2);
     steps.push(() =>
       input({
         title: title(vscode.l10n.t('body')),

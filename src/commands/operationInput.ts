@@ -23,7 +23,12 @@ export function startingValue(parameter: CatalogueParameter): string {
 }
 
 /** The request an operation makes with these answers (by `in name`), and its JSON body text. */
-export function operationRequest(operation: CatalogueOperation, answers: ReadonlyMap<string, string>, body: string | undefined, tenantId?: string): SendRequestArgs {
+export function operationRequest(
+  operation: CatalogueOperation,
+  answers: ReadonlyMap<string, string>,
+  body: string | undefined,
+  tenantId?: string,
+): Omit<SendRequestArgs, 'query' | 'headers'> & { query: Record<string, string>; headers: Record<string, string> } {
   const value = (parameter: CatalogueParameter) => answers.get(`${parameter.in} ${parameter.name}`) ?? '';
   const path = operation.path.replace(/\{([^{}/]+)\}/g, (whole, name: string) => {
     const parameter = operation.parameters.find((candidate) => candidate.in === 'path' && candidate.name === name);

@@ -6,12 +6,13 @@ import { normalizeArgs, type NormalizedRequest } from './requestInput';
 import { FIX_RESOURCE_COMMAND, type FixResourceArgs } from './requestOutcome';
 import type { RequestSummary } from './requestRunner';
 import type { FlowDeps } from './sendRequestChecks';
+import type { CatalogueSet } from '../catalog/catalogues';
 import { responseTabRequest, runFileCommand } from './responseTabRequest';
 import { askForRequest } from './sendRequestFlow';
 import { COMMAND, type CommandHandlers } from '../common/commandIds';
 
 /** tenantApi.sendRequest, tenantApi.openResource (and the fix of a resource's problem), tenantApi.rerunFromHistory. */
-export function requestCommands(deps: WorkbenchCommandContext): CommandHandlers {
+export function requestCommands(deps: WorkbenchCommandContext & { catalogues?: CatalogueSet }): CommandHandlers {
   const handlers: CommandHandlers = {};
   const { runner, history, views } = deps;
 
@@ -77,7 +78,7 @@ export function requestCommands(deps: WorkbenchCommandContext): CommandHandlers 
 }
 
 /** What the Send Request flow asks of the rest of the extension. */
-function flowDeps(deps: WorkbenchCommandContext): FlowDeps {
+function flowDeps(deps: WorkbenchCommandContext & { catalogues?: CatalogueSet }): FlowDeps {
   return {
     api: deps.api,
     tenants: deps.tenants,
@@ -93,6 +94,7 @@ function flowDeps(deps: WorkbenchCommandContext): FlowDeps {
       if (!deps.saveRoute) throw new Error(vscode.l10n.t('routes cannot be saved here'));
       await deps.saveRoute(rule);
     },
+    catalogues: deps.catalogues,
   };
 }
 

@@ -7,6 +7,7 @@ import { BACK, outcome, pick, problemItem, title, type Step } from './quickInput
 import { routeHostItems, routeModuleItems, saveRouteAndWait, type RouteHostItem, type RouteModuleItem } from './routeQuestion';
 import type { RequestHistory } from './requestHistory';
 import { isAddress } from './requestInput';
+import type { CatalogueSet } from '../catalog/catalogues';
 
 /*
  * The checks of the Send Request flow that can stop a request before it is sent, each at the first
@@ -24,6 +25,8 @@ export interface FlowState {
   tenant?: TenantRecord | null;
   body?: string;
   headers?: string;
+  /** The required header parameters of the documented operation chosen, as answered for its method and path (sent beside the extra headers). */
+  documentedHeaders?: { method: string; path: string; headers: Record<string, string> };
   /** The rule answered for a path no rule matches, when the user chose "this time only". */
   route?: RouteRule;
   /** The optional steps the user opened in the path step; the others are not asked. */
@@ -51,6 +54,8 @@ export interface FlowDeps {
   modules(): string[];
   /** Remembers a rule in the route table the client reads (tenantApi.routes). */
   saveRoute(rule: RouteRule): Promise<void>;
+  /** The catalogues whose operations the first step offers. */
+  catalogues?: CatalogueSet;
 }
 
 /** Signed out, offers Sign In before anything is asked; true when an account is (now) signed in. */

@@ -8,6 +8,7 @@ import { acceptPastedCurl } from './curlPasteStep';
 import { isCurlCommand } from '../engine/importers/curl';
 import { askRoute, ensureSignedIn, flowRoute, offerLicenceKey, type FlowDeps, type FlowState } from './sendRequestChecks';
 import { addressTarget } from './addressTarget';
+import { askOperationParameters, offerWhenRead, operationItems } from './catalogueSuggestions';
 import {
   isAddress,
   methodTakesBody,
@@ -35,6 +36,7 @@ export async function askForRequest(deps: FlowDeps, initial: Partial<SendRequest
   const state: FlowState = { method: initial.method, path: initial.path, preferredTenantId: initial.tenantId, open: {} };
   const steps: Array<() => Promise<Step>> = [
     () => pickRequest(deps, state),
+    () => askOperationParameters(deps.catalogues, state),
     () => askRoute(deps, state),
     () => offerLicenceKey(deps, state),
     () => pickTenant(deps, state),
@@ -50,7 +52,7 @@ export async function askForRequest(deps: FlowDeps, initial: Partial<SendRequest
     tenantId: state.tenant?.id,
     query: state.query ?? '',
     body: state.open.body ? state.body : undefined,
-    headers: 'headers' in headers ? headers.headers : {},
+    headers: { ...state.documentedHeaders?.headers, ...('headers' in headers ? headers.headers : {}) },
   });
   return state.route ? { ...request, route: state.route } : request;
 }
@@ -58,7 +60,7 @@ export async function askForRequest(deps: FlowDeps, initial: Partial<SendRequest
 type Part = keyof FlowState['open'];
 type RequestItem = vscode.QuickPickItem & { method?: string; path?: string; typed?: boolean; part?: Part };
 
-/** The suggestions of the first step: recent paths, then the known endpoints (each a GET). */
+/** The suggestions of the first step: recent paths, then the known endpoints (each a GET), then the catalogues' operations. */
 function suggestions(deps: FlowDeps): { items: RequestItem[]; seen: Set<string> } {
   const seen = new Set<string>();
   const items: RequestItem[] = [];
@@ -80,6 +82,7 @@ function suggestions(deps: FlowDeps): { items: RequestItem[]; seen: Set<string> 
       iconPath: new vscode.ThemeIcon('symbol-interface'),
     });
   }
+  items.push(...operationItems(deps.catalogues, seen));
   return { items, seen };
 }
 
@@ -141,6 +144,11 @@ async function pickRequest(deps: FlowDeps, state: FlowState): Promise<Step> {
       return typed[0];
     };
     refreshItems();
+    // After the suggestions already shown: their places in the list do not change.
+    offerWhenRead(deps.catalogues, quickPick, () => {
+      items.push(...operationItems(deps.catalogues, seen));
+      refreshItems();
+    });
     const finish = settleOnce<Step>(resolve, quickPick);
     quickPick.onDidChangeValue(() => {
       quickPick.title = baseTitle;

@@ -19,6 +19,14 @@ export function useTranslator(next: Translator): void {
   translator = next;
 }
 
+/**
+ * A translator from a bundle of translations (vscode.l10n.bundle: the message is the key), for a
+ * thread that has no vscode: the catalogue's worker.
+ */
+export function bundleTranslator(bundle: Readonly<Record<string, string>>): Translator {
+  return (message, ...args) => format(bundle[message] ?? message, ...args);
+}
+
 export function t(message: string, ...args: Array<string | number | boolean>): string {
   return translator(message, ...args);
 }

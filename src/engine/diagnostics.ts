@@ -10,8 +10,7 @@ import { isCredentialHeader } from '../api/requestHeaders';
 import { findTenant } from '../api/tenantResolver';
 import { evaluateSystemVariable, type SystemVariableContext } from './systemVariables';
 import { classifyReference, referencesInLine } from './variables';
-import { findNodeAtLocation, parseTree, type Node as JsonNode } from 'jsonc-parser';
-import type { SchemaViolation } from '../catalog/types';
+import type { LocatedViolation } from '../catalog/types';
 import { jsonProblem } from '../common/jsonProblem';
 import { isJsonBody, malformedJsonBody } from './jsonBody';
 
@@ -58,8 +57,11 @@ export interface DiagnosticContext {
   /** The user's tenants when known; undefined or empty skips the tenant check (not signed in, not loaded yet). */
   tenants?: readonly TenantRecord[];
   system: SystemVariableContext;
-  /** Where a JSON body breaks the schema its catalogue documents for the request (undefined: no catalogue documents it). */
-  bodyCheck?(method: string, url: string, body: unknown): { operation: string; violations: readonly SchemaViolation[] } | undefined;
+  /**
+   * Where a JSON body (its text, valid JSON) breaks the schema its catalogue documents for the request,
+   * each violation at its offset in the text (undefined: no catalogue documents it, or not known yet).
+   */
+  bodyCheck?(method: string, url: string, bodyText: string): { operation: string; violations: readonly LocatedViolation[] } | undefined;
 }
 
 function parseMessage(problem: ParseProblem): string {
@@ -175,27 +177,15 @@ function diagnoseBodySchema(
   report: Reporter,
 ): void {
   const standIn = body.text.replace(/\{\{[^{}]*\}\}/g, (reference) => '0'.padEnd(reference.length, ' '));
-  const found = check(request.method, request.url, JSON.parse(standIn));
+  const found = check(request.method, request.url, standIn);
   if (!found) return;
-  const root = parseTree(standIn);
   const bodyOffset = lineOffset(lines, body.startLine);
   for (const violation of found.violations) {
-    const node = root && nodeAt(root, violation.pointer);
-    if (node && body.text.startsWith('{{', node.offset)) continue;
-    const at = positionOf(lines, bodyOffset + (node?.parent?.type === 'property' && violation.rule === 'additionalProperties' ? node.parent.offset : node?.offset ?? 0));
-    const end = Math.min(lines[at.line].length, at.character + Math.max(1, node && node.type !== 'object' && node.type !== 'array' ? node.length : 1));
+    if (body.text.startsWith('{{', violation.offset)) continue;
+    const at = positionOf(lines, bodyOffset + violation.offset);
+    const end = Math.min(lines[at.line].length, at.character + violation.length);
     report(at.line, 'warning', 'schema', l10n.t('The body does not match the schema of {0}: {1} {2} ({3})', found.operation, violation.path, violation.message, violation.rule), { start: at.character, end });
   }
-}
-
-function nodeAt(root: JsonNode, pointer: string): JsonNode | undefined {
-  const tokens = pointer === '' ? [] : pointer.slice(1).split('/').map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
-  let node: JsonNode | undefined = root;
-  for (const token of tokens) {
-    if (!node) return undefined;
-    node = findNodeAtLocation(node, [node.type === 'array' ? Number(token) : token]);
-  }
-  return node;
 }
 
 function lineOffset(lines: readonly string[], line: number): number {

@@ -2,15 +2,17 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { CatalogueSet } from '../catalog/catalogues';
 import { parseCatalogueEntries } from '../catalog/entries';
-import { catalogueLibrary } from '../catalog/lazyLibrary';
+import { startCatalogueWorker } from '../catalog/lazyLibrary';
 import { readSource } from '../catalog/sources';
+import { WorkerReader } from '../catalog/workerReader';
 import type { Logger } from '../common/logger';
 import type { Environment } from './environments';
 
 /**
  * The active environment's catalogues (tenantApi.catalogues, or the environment's own): entries
  * follow the settings and a switch; nothing is read until a catalogue is first needed. A file entry
- * is read from the first workspace folder; an address is fetched without credentials.
+ * is read from the first workspace folder; an address is fetched without credentials. Descriptions
+ * are parsed and kept by a worker thread (WorkerReader).
  */
 export function watchCatalogues(
   subscriptions: vscode.Disposable[],
@@ -21,12 +23,14 @@ export function watchCatalogues(
     read: (entry) =>
       readSource(entry, {
         folder: vscode.workspace.workspaceFolders?.find((folder) => folder.uri.scheme === 'file')?.uri.fsPath,
-        readFile: (file) => fs.promises.readFile(file, 'utf8'),
+        // Bytes: the worker decodes them (12 MB of text is a long block for the extension host).
+        readFile: (file) => fs.promises.readFile(file),
         fileSize: async (file) => (await fs.promises.stat(file)).size,
         // VS Code's fetch, through the user's proxy settings.
         fetch: (input, init) => fetch(input, init),
       }),
-    library: catalogueLibrary,
+    // Read and kept in a worker thread: the extension host never stops for a large description.
+    reader: new WorkerReader(startCatalogueWorker, vscode.l10n.bundle),
     logger,
   });
   const update = () => {

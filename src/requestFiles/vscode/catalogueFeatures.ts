@@ -3,7 +3,6 @@ import { isCredentialHeader } from '../../api/requestHeaders';
 import type { CatalogueSet } from '../../catalog/catalogues';
 import { requestLine } from '../../catalog/requestLine';
 import type { CompletionSpot } from '../../engine/completionContext';
-import type { DiagnosticContext } from '../../engine/diagnostics';
 import { operationMarkdown } from '../../views/catalogueTreeModel';
 
 /*
@@ -60,7 +59,7 @@ export async function catalogueCompletions(catalogues: CatalogueSet | undefined,
     if (!operation.body?.json) return [];
     const item = new vscode.CompletionItem(vscode.l10n.t('Body of {0} {1}', operation.method, operation.path), vscode.CompletionItemKind.Snippet);
     item.range = range;
-    item.insertText = JSON.stringify(catalogues.exampleBody(found) ?? {}, null, 2);
+    item.insertText = JSON.stringify((await catalogues.exampleBody(found).catch(() => undefined)) ?? {}, null, 2);
     item.detail = operation.body.example !== undefined ? vscode.l10n.t('the documented example') : vscode.l10n.t('a sample of the schema');
     item.documentation = markdown(operationMarkdown(operation));
     item.filterText = `{ ${operation.path}`;
@@ -90,18 +89,3 @@ export function catalogueHover(catalogues: CatalogueSet | undefined, lineText: s
   return new vscode.Hover(markdown(`${operationMarkdown(found.operation)}\n\n${vscode.l10n.t('Catalogue: {0}', found.catalogue.state.document.title)}`), new vscode.Range(position.line, line.start, position.line, line.end));
 }
 
-/** The diagnostics' body check: the loaded catalogues only (diagnostics never wait; they run again once a catalogue is read). */
-export function catalogueBodyCheck(catalogues: CatalogueSet | undefined): DiagnosticContext['bodyCheck'] {
-  if (!catalogues) return undefined;
-  return (method, url, body) => {
-    if (!url.startsWith('/')) return undefined;
-    const found = catalogues.find(method, url.split('?')[0]);
-    const pointer = found?.operation.body?.json ? found.operation.body.schemaPointer : undefined;
-    if (!found || !pointer) return undefined;
-    try {
-      return { operation: found.operation.key, violations: catalogues.check(found, pointer, body) };
-    } catch {
-      return undefined;
-    }
-  };
-}

@@ -43,7 +43,7 @@ async function addToFile(catalogues: CatalogueSet, target: unknown, file: unknow
   const [name] = uniqueNames([documented.operation]);
   let unique = name;
   for (let n = 2; unique && taken.has(unique); n++) unique = `${name}_${n}`;
-  const block = requestBlock(documented.operation, catalogues.exampleBody(documented), unique);
+  const block = requestBlock(documented.operation, await catalogues.exampleBody(documented).catch(() => undefined), unique);
   const defined = new Set(parsed.variables.map((variable) => variable.name));
   const variables = block.variables.filter((variable) => !defined.has(variable.name)).map((variable) => `@${variable.name} = ${variable.value}`);
   const text = [...variables, ...(variables.length > 0 ? [''] : []), ...block.lines].join('\n');
@@ -77,7 +77,8 @@ async function generate(catalogues: CatalogueSet, options: { catalogueId?: strin
   const files: Array<{ uri: vscode.Uri; text: string }> = [];
   for (const [group, operations] of groups) {
     const names = uniqueNames(operations);
-    const blocks = operations.map((operation, index) => requestBlock(operation, catalogues.exampleBody({ catalogue: chosen, operation }), names[index]));
+    const bodies = await Promise.all(operations.map((operation) => catalogues.exampleBody({ catalogue: chosen, operation }).catch(() => undefined)));
+    const blocks = operations.map((operation, index) => requestBlock(operation, bodies[index], names[index]));
     const base = group.normalize('NFKD').replace(/[^\w\s-]/g, '').trim().replace(/[\s_]+/g, '-').toLowerCase() || 'requests';
     files.push({ uri: vscode.Uri.joinPath(folder, `${base}.http`), text: requestFileText(blocks, [`${chosen.state.document.title}: ${group}`]) });
   }

@@ -12,7 +12,8 @@ import { COMMAND, INTERNAL_COMMAND, type CommandHandlers } from '../../common/co
 import { assertionCompletions, assertionHover } from './assertionFeatures';
 import { isRequestDocument, REQUEST_SELECTOR, type ParsedDocuments } from './documents';
 import { quickFixCommands, registerQuickFixes, type QuickFixDeps } from './quickFixActions';
-import { catalogueBodyCheck, catalogueCompletions, catalogueHover } from './catalogueFeatures';
+import { catalogueCompletions, catalogueHover } from './catalogueFeatures';
+import { BodyChecks } from '../../catalog/bodyChecks';
 import type { CatalogueSet } from '../../catalog/catalogues';
 
 export interface LanguageDeps {
@@ -74,16 +75,25 @@ const SEVERITY: Record<FileDiagnostic['severity'], vscode.DiagnosticSeverity> = 
 
 function watchDiagnostics(deps: LanguageDeps, collection: vscode.DiagnosticCollection): { disposables: vscode.Disposable[]; refresh(): void } {
   const timers = new Map<string, NodeJS.Timeout>();
-  const update = (document: vscode.TextDocument) => {
-    if (!isRequestDocument(document)) return;
+  // A body's schema check is answered by the catalogue's worker: asked in the first pass, used in a second.
+  const bodyChecks = deps.catalogues && new BodyChecks(deps.catalogues);
+  const diagnose = (document: vscode.TextDocument) => {
     const sources = deps.runner.sources(document.uri.toString(), deps.parsed.get(document));
-    const found = diagnoseRequestFile(document.getText(), deps.parsed.get(document), {
+    return diagnoseRequestFile(document.getText(), deps.parsed.get(document), {
       routeFor: (path) => deps.api.routeFor(path),
       environment: sources.environment,
       tenants: deps.knownTenants(),
       system: sources.system,
-      bodyCheck: catalogueBodyCheck(deps.catalogues),
+      bodyCheck: bodyChecks?.lookup,
     });
+  };
+  const update = async (document: vscode.TextDocument) => {
+    if (!isRequestDocument(document)) return;
+    const version = document.version;
+    let found = diagnose(document);
+    const asked = await bodyChecks?.settled();
+    if (document.isClosed || document.version !== version) return;
+    if (asked) found = diagnose(document);
     collection.set(
       document.uri,
       found.map((item) => {
@@ -97,11 +107,11 @@ function watchDiagnostics(deps: LanguageDeps, collection: vscode.DiagnosticColle
   const later = (document: vscode.TextDocument) => {
     const key = document.uri.toString();
     clearTimeout(timers.get(key));
-    timers.set(key, setTimeout(() => update(document), 250));
+    timers.set(key, setTimeout(() => void update(document), 250));
   };
-  vscode.workspace.textDocuments.forEach(update);
+  vscode.workspace.textDocuments.forEach((document) => void update(document));
   const disposables = [
-    vscode.workspace.onDidOpenTextDocument(update),
+    vscode.workspace.onDidOpenTextDocument((document) => void update(document)),
     vscode.workspace.onDidChangeTextDocument((event) => later(event.document)),
     vscode.workspace.onDidCloseTextDocument((document) => {
       collection.delete(document.uri);
@@ -109,7 +119,7 @@ function watchDiagnostics(deps: LanguageDeps, collection: vscode.DiagnosticColle
     }),
     { dispose: () => timers.forEach((timer) => clearTimeout(timer)) },
   ];
-  return { disposables, refresh: () => vscode.workspace.textDocuments.forEach(update) };
+  return { disposables, refresh: () => vscode.workspace.textDocuments.forEach((document) => void update(document)) };
 }
 
 function completions(deps: LanguageDeps): vscode.CompletionItemProvider {

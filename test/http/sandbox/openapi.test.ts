@@ -3,8 +3,9 @@
 import { strict as assert } from 'node:assert';
 import { CatalogueSet } from '../../../src/catalog/catalogues';
 import { contractVerdict } from '../../../src/catalog/contract';
-import { catalogueLibrary } from '../../../src/catalog/lazyLibrary';
+import { startCatalogueWorker } from '../../../src/catalog/lazyLibrary';
 import { readSource } from '../../../src/catalog/sources';
+import { WorkerReader } from '../../../src/catalog/workerReader';
 import { OPENAPI_DOCUMENTS } from '../../sandbox/api/openapi';
 import { startSandbox } from '../../sandbox/index';
 import { editorSettings } from '../../sandbox/summary';
@@ -21,8 +22,9 @@ describe('sandbox: OpenAPI descriptions', () => {
     sandbox = await startSandbox({ rateLimits: { perSecond: 1e6, perMinute: 1e6 } });
     token = (await tokensFor(sandbox, 'mario.rossi')).accessToken;
     catalogues = new CatalogueSet({
-      read: (entry) => readSource(entry, { readFile: async () => '', fileSize: async () => 0, fetch }),
-      library: catalogueLibrary,
+      read: (entry) => readSource(entry, { readFile: async () => new Uint8Array(), fileSize: async () => 0, fetch }),
+      // The editor's reader: the descriptions read and checked in a worker thread.
+      reader: new WorkerReader(startCatalogueWorker),
     });
     catalogues.setEntries(OPENAPI_DOCUMENTS.map(({ file, host, module }) => ({ source: `${sandbox.baseUrl}/openapi/${file}`, host, ...(module ? { module } : {}) })));
     await catalogues.ready();
@@ -66,21 +68,21 @@ describe('sandbox: OpenAPI descriptions', () => {
       const answer = await fetch(url, { headers: { Accept: 'application/json', ...headers } });
       const bodyText = await answer.text();
       assert.equal(answer.status, status, `${url}: ${bodyText.slice(0, 200)}`);
-      const verdict = contractVerdict(catalogues, { method: 'GET', url, status: answer.status, bodyText, json: JSON.parse(bodyText) });
+      const verdict = await contractVerdict(catalogues, { method: 'GET', url, status: answer.status, bodyText, json: JSON.parse(bodyText) });
       assert.equal(verdict.kind, 'checked', `${url} ${status}: ${JSON.stringify(verdict)}`);
       assert.deepEqual(verdict.kind === 'checked' && verdict.violations, [], `${url} ${status}`);
     }
   });
 
-  it('says where an answer breaks its schema, and that an answer of another status is not documented', () => {
+  it('says where an answer breaks its schema, and that an answer of another status is not documented', async () => {
     const url = `${sandbox.baseUrl}/api/configurazioni`;
     const body = { organizzazione: 'org', pagina: 1, dimensionePagina: 1, totaleElementi: 1, totalePagine: 1, elementi: [{ codice: 'A', tipo: 'colore' }] };
-    const verdict = contractVerdict(catalogues, { method: 'GET', url, status: 200, bodyText: JSON.stringify(body), json: body });
+    const verdict = await contractVerdict(catalogues, { method: 'GET', url, status: 200, bodyText: JSON.stringify(body), json: body });
     assert.equal(verdict.kind, 'checked');
     const found = verdict.kind === 'checked' ? verdict.violations.map((violation) => `${violation.path} ${violation.rule}`) : [];
     assert.ok(found.includes('$.elementi[0] required'), found.join('\n'));
     assert.ok(found.includes('$.elementi[0].tipo enum'), found.join('\n'));
-    assert.deepEqual(contractVerdict(catalogues, { method: 'DELETE', url, status: 405, bodyText: '{}', json: {} }), { kind: 'undocumented', request: 'DELETE /api/configurazioni' });
+    assert.deepEqual(await contractVerdict(catalogues, { method: 'DELETE', url, status: 405, bodyText: '{}', json: {} }), { kind: 'undocumented', request: 'DELETE /api/configurazioni' });
   });
 });
 

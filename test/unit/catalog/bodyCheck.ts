@@ -1,11 +1,13 @@
-// The editor's body check (src/requestFiles/vscode/catalogueFeatures.ts) without vscode: the same lookup of the operation and its schema.
+// The editor's diagnostics with a catalogue (src/requestFiles/vscode/languageFeatures.ts) without vscode:
+// a first pass asks the body checks, a second one uses their answers.
+import { BodyChecks } from '../../../src/catalog/bodyChecks';
 import type { CatalogueSet } from '../../../src/catalog/catalogues';
-import type { DiagnosticContext } from '../../../src/engine/diagnostics';
+import { diagnoseRequestFile, type DiagnosticContext, type FileDiagnostic } from '../../../src/engine/diagnostics';
+import { parseRequestFile } from '../../../src/engine/parser';
 
-export function catalogueBodyCheckFor(catalogues: CatalogueSet): DiagnosticContext['bodyCheck'] {
-  return (method, url, body) => {
-    const found = catalogues.find(method, url.split('?')[0]);
-    const pointer = found?.operation.body?.schemaPointer;
-    return found && pointer ? { operation: found.operation.key, violations: catalogues.check(found, pointer, body) } : undefined;
-  };
+export async function diagnoseWithCatalogues(text: string, context: Omit<DiagnosticContext, 'bodyCheck'>, catalogues: CatalogueSet): Promise<FileDiagnostic[]> {
+  const checks = new BodyChecks(catalogues);
+  const diagnose = () => diagnoseRequestFile(text, parseRequestFile(text), { ...context, bodyCheck: checks.lookup });
+  const first = diagnose();
+  return (await checks.settled()) ? diagnose() : first;
 }

@@ -5,17 +5,17 @@ import * as assert from 'node:assert/strict';
 import { CatalogueSet } from '../../../src/catalog/catalogues';
 import { parseCatalogueEntries } from '../../../src/catalog/entries';
 import { catalogueLibrary } from '../../../src/catalog/lazyLibrary';
+import { inThreadReader } from '../../../src/catalog/readers';
 import { MAX_DESCRIPTION_BYTES } from '../../../src/catalog/limits';
 import { catalogueRoutes } from '../../../src/catalog/routes';
 import { readSource } from '../../../src/catalog/sources';
 import { RouteTable } from '../../../src/api/routes';
-import { diagnoseRequestFile } from '../../../src/engine/diagnostics';
 import { parseRequestFile } from '../../../src/engine/parser';
 import { defaultSystemContext } from '../../../src/engine/systemVariables';
 import { importRequests, IMPORTERS } from '../../../src/engine/importers';
 import { checkResponse } from '../../../src/engine/assertions/checkResponse';
 import { contractVerdict } from '../../../src/catalog/contract';
-import { catalogueBodyCheckFor } from './bodyCheck';
+import { diagnoseWithCatalogues } from './bodyCheck';
 import { PETSTORE_20_JSON, PETSTORE_30_YAML, TREE_31_JSON } from './examples';
 
 function set(texts: Record<string, string>) {
@@ -26,7 +26,7 @@ function set(texts: Record<string, string>) {
       if (!(entry.source in texts)) throw Object.assign(new Error('missing'), { code: 'ENOENT' });
       return { text: texts[entry.source], name: entry.source };
     },
-    library: catalogueLibrary,
+    reader: inThreadReader(catalogueLibrary),
   });
   return { catalogues, reads };
 }
@@ -81,16 +81,16 @@ describe('Catalogue set', () => {
   it('fetches an address without credentials, refuses a redirect elsewhere and a description over the limit', async () => {
     const asked: Array<{ url: string; init?: RequestInit }> = [];
     const answer = (response: Response) => async (url: unknown, init?: RequestInit) => (asked.push({ url: String(url), init }), response);
-    const deps = (fetcher: typeof fetch) => ({ readFile: async () => '', fileSize: async () => 0, fetch: fetcher });
+    const deps = (fetcher: typeof fetch) => ({ readFile: async () => new Uint8Array(), fileSize: async () => 0, fetch: fetcher });
     const read = await readSource({ source: 'https://api.example.com/openapi.yaml' }, deps(answer(new Response('openapi: 3.0.0')) as typeof fetch));
-    assert.equal(read.text, 'openapi: 3.0.0');
+    assert.equal(Buffer.from(read.text).toString('utf8'), 'openapi: 3.0.0', 'its bytes, decoded by the reader');
     assert.equal(read.file, undefined, 'no file beside it: its relative references are remote');
     assert.equal(asked[0].init?.redirect, 'manual');
     assert.deepEqual(Object.keys(asked[0].init?.headers ?? {}), ['Accept'], 'no Authorization, no licence key');
     await assert.rejects(readSource({ source: 'https://api.example.com/o.json' }, deps(answer(new Response('', { status: 302, headers: { location: 'https://evil.example/o.json' } })) as typeof fetch)), /answered with a redirect \(302\): only the address named in the setting is read/);
     await assert.rejects(readSource({ source: 'https://api.example.com/o.json' }, deps(answer(new Response('x', { headers: { 'content-length': String(MAX_DESCRIPTION_BYTES + 1) } })) as typeof fetch)), /over the limit of 20 MB/);
     await assert.rejects(readSource({ source: 'https://api.example.com/o.json' }, deps(answer(new Response('no', { status: 404, statusText: 'Not Found' })) as typeof fetch)), /answered 404 Not Found/);
-    await assert.rejects(readSource({ source: 'big.yaml' }, { folder: '/w', readFile: async () => '', fileSize: async () => MAX_DESCRIPTION_BYTES + 1, fetch }), /big\.yaml is 20 MB, over the limit of 20 MB/);
+    await assert.rejects(readSource({ source: 'big.yaml' }, { folder: '/w', readFile: async () => new Uint8Array(), fileSize: async () => MAX_DESCRIPTION_BYTES + 1, fetch }), /big\.yaml is 20 MB, over the limit of 20 MB/);
   });
 
   it('implies the fewest routes, after the user\'s rules and before the built-in ones', () => {
@@ -127,14 +127,14 @@ describe('Catalogue set', () => {
     catalogues.setEntries([{ source: 'pets.yaml', host: 'base' }]);
     await catalogues.ready();
     const text = ['POST /v1/pets', 'Content-Type: application/json', '', '{', '  "id": "seven",', '  "tag": {{tag}}', '}'].join('\n');
-    const found = diagnoseRequestFile(text, parseRequestFile(text), { routeFor: () => ({ prefix: '/v1/', host: 'base' }), environment: { tag: 'x' }, system: defaultSystemContext(), bodyCheck: catalogueBodyCheckFor(catalogues) });
+    const found = await diagnoseWithCatalogues(text, { routeFor: () => ({ prefix: '/v1/', host: 'base' }), environment: { tag: 'x' }, system: defaultSystemContext() }, catalogues);
     const schema = found.filter((item) => item.code === 'schema').map((item) => [item.line, item.start, item.severity, item.message]);
     assert.deepEqual(schema, [
       [3, 0, 'warning', "The body does not match the schema of POST /v1/pets: $ must have required property 'name' (required)"],
       [4, 8, 'warning', 'The body does not match the schema of POST /v1/pets: $.id must be integer (type)'],
     ]);
     const valid = text.replace('"seven"', '7').replace('{{tag}}', '"x", "name": "Rex"');
-    assert.deepEqual(diagnoseRequestFile(valid, parseRequestFile(valid), { routeFor: () => ({ prefix: '/v1/', host: 'base' }), environment: {}, system: defaultSystemContext(), bodyCheck: catalogueBodyCheckFor(catalogues) }).filter((item) => item.code === 'schema'), []);
+    assert.deepEqual((await diagnoseWithCatalogues(valid, { routeFor: () => ({ prefix: '/v1/', host: 'base' }), environment: {}, system: defaultSystemContext() }, catalogues)).filter((item) => item.code === 'schema'), []);
   });
 
   it('?? schema: written alone, passes or names where the answer breaks its schema, and says when nothing documents it', async () => {
@@ -144,17 +144,18 @@ describe('Catalogue set', () => {
     const file = parseRequestFile('GET /v1/pets\n\n?? schema\n?? schema == 1');
     assert.equal(file.requests[0].assertions.length, 1);
     assert.match(file.problems[0].detail ?? '', /"schema" is a whole check: write it alone, "\?\? schema"/);
-    const answer = (url: string, status: number, json: unknown) => {
+    const answer = async (url: string, status: number, json: unknown) => {
       const response = { method: 'GET', url, status, headers: {}, bodyText: JSON.stringify(json), json, timeMs: 1 };
-      return checkResponse(file.requests[0].assertions, { ...response, contract: () => contractVerdict(catalogues, response) }, (text) => ({ text, problems: [] }))[0];
+      const verdict = await contractVerdict(catalogues, response);
+      return checkResponse(file.requests[0].assertions, { ...response, contract: () => verdict }, (text) => ({ text, problems: [] }))[0];
     };
-    assert.equal(answer('http://h/v1/pets', 200, [{ id: 1, name: 'Rex' }]).passed, true);
-    const failed = answer('http://h/v1/pets', 200, [{ id: 1, name: 'Rex' }, { id: 2 }]);
+    assert.equal((await answer('http://h/v1/pets', 200, [{ id: 1, name: 'Rex' }])).passed, true);
+    const failed = await answer('http://h/v1/pets', 200, [{ id: 1, name: 'Rex' }, { id: 2 }]);
     assert.equal(failed.passed, false);
     assert.equal(failed.message, "schema: the body does not match the schema of GET /v1/pets for 200: $[1] must have required property 'name' (required)");
     assert.equal(failed.actual, "$[1] must have required property 'name' (required)");
-    assert.match(answer('http://h/v1/pets', 500, { code: 1, message: 'x' }).message, /matches the schema of GET \/v1\/pets for DEFAULT/);
-    assert.match(answer('http://h/v2/cats', 200, []).message, /no catalogue documents GET \/v2\/cats/);
+    assert.match((await answer('http://h/v1/pets', 500, { code: 1, message: 'x' })).message, /matches the schema of GET \/v1\/pets for DEFAULT/);
+    assert.match((await answer('http://h/v2/cats', 200, [])).message, /no catalogue documents GET \/v2\/cats/);
     const alone = checkResponse(file.requests[0].assertions, { status: 200, headers: {}, bodyText: '[]', json: [], timeMs: 1 }, (text) => ({ text, problems: [] }))[0];
     assert.match(alone.message, /no catalogue is attached \(tenantApi\.catalogues\)/);
   });

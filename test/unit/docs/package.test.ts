@@ -44,6 +44,11 @@ describe('the package', function () {
       // The bundles exist only once built; what is on disk must be packaged.
       if (fs.existsSync(path.join(REPO, file))) assert.ok(files.includes(file), `${file} (named in package.json) is in the .vsix`);
     }
+    // The bundles the extension starts by name (the catalogue's worker, Copy as Code's snippets) are no
+    // import esbuild or vsce can follow: each one built must be packaged.
+    const built = fs.existsSync(path.join(REPO, 'dist')) ? fs.readdirSync(path.join(REPO, 'dist')).filter((name) => name.endsWith('.js')) : [];
+    for (const name of built) assert.ok(files.includes(`dist/${name}`), `dist/${name} (built by esbuild.mjs) is in the .vsix`);
+    if (built.includes('extension.js')) assert.ok(built.includes('catalog.js'), 'the catalogue\'s worker, dist/catalog.js, is built beside dist/extension.js');
     const unwanted = files.filter((file) => /\.map$/.test(file) || /^(src|test|node_modules|\.vscode-test|dist\/test)\//.test(file) || file.endsWith('.ts'));
     assert.deepEqual(unwanted, [], 'no source map, source, test or dependency');
     const readmeOnly = linksOf(readme)

@@ -39,7 +39,7 @@ export const fileSeconds: Readonly<Record<string, number>> = {
   // Measured on their branches in the old table's scale (where windows.test.js was 52), times 71/52.
   'proxy.test.js': 104,
   'matrix.test.js': 95,
-  'catalogues.test.js': 64,
+  'catalogues.test.js': 73,
   'otherTools.test.js': 138,
   // Measured on its branch alone in one editor (124 s, the slower of two runs, load average about 8), times 71/52.
   'dailyUse.test.js': 169,

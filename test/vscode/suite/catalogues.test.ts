@@ -1,7 +1,8 @@
 // Catalogues (tenantApi.catalogues) driven as a user: the sandbox's OpenAPI descriptions in the
-// Tenants view, an operation opened from its row and answered by the sandbox, completion offering a
-// documented query parameter, a body that breaks its schema warned at its place, and a `?? schema`
-// assertion failing in the Testing view at its line.
+// Tenants view, an operation opened from its row and answered by the sandbox, Send Request's first
+// step offering the documented operations (a path parameter asked, a body started from the schema),
+// completion offering a documented query parameter, a body that breaks its schema warned at its
+// place, and a `?? schema` assertion failing in the Testing view at its line.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -14,11 +15,25 @@ import { configure, endWorkbenchSuite, extensionExports, startSignedInAsMario, w
 
 const SIDEBAR = '[id="workbench.parts.sidebar"]';
 const SUGGESTIONS = '.editor-widget.suggest-widget.visible .monaco-list';
+const QUICK_TITLE = (text: string) => `.quick-input-widget .quick-input-title:has-text("${text}")`;
+const QUICK_ROW = (text: string) => `.quick-input-widget .monaco-list-row:has-text("${text}")`;
 
-/** A description of our own, in the workspace: an order to create, and a 404 it documents strictly. */
+/** A description of our own, in the workspace: an order to create, a 404 it documents strictly, a resource by its name (the sandbox answers /api/configurazioni), a configuration to create. */
 const ORDERS = `openapi: 3.0.3
 info: {title: Ordini, version: "1"}
 paths:
+  /api/{risorsa}:
+    get:
+      operationId: risorsa
+      summary: Una risorsa per nome
+      tags: [Risorse]
+      parameters:
+        - {name: risorsa, in: path, required: true, description: "Il nome della risorsa", schema: {type: string}}
+        - {name: X-Causale, in: header, required: true, description: "Perché la chiedi", schema: {type: string}}
+        - {name: Authorization-Key, in: header, required: true, schema: {type: string}}
+        - {name: ordine, in: query, required: false, schema: {type: string}}
+      responses:
+        "200": {description: the resource}
   /api/ordini:
     get:
       operationId: ordini
@@ -42,6 +57,23 @@ paths:
               properties:
                 codice: {type: string}
                 quantita: {type: integer, minimum: 1}
+      responses:
+        "201": {description: created}
+  /api/configurazioni:
+    post:
+      operationId: nuovaConfigurazione
+      summary: Una configurazione nuova
+      tags: [Ordini]
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [codice, descrizione]
+              properties:
+                codice: {type: string}
+                descrizione: {type: string}
       responses:
         "201": {description: created}
 `;
@@ -125,6 +157,49 @@ describe('Catalogues', function () {
     assert.deepEqual(sent.map((request) => [request.status, request.headers['user-tenant']]), [[200, milano.id]]);
     const editor = await waitFor(() => vscode.window.visibleTextEditors.find((candidate) => candidate.document.uri.scheme === 'tenant-api-response' && /efat\/api\/v1\/ditte/.test(candidate.document.lineAt(0).text)), { timeoutMs: 30_000, what: 'the response tab of the operation' });
     assert.match(editor.document.getText(), /"ambienteDati": "RC-MI"/);
+  });
+
+  it('Send Request\'s first step offers the documented operations; one chosen asks only its parameter and is answered, a body starts from its schema', async () => {
+    const before = sandbox.requests.length;
+    type Summary = { status?: number; path?: string } | undefined;
+    const withParameter = Promise.resolve(vscode.commands.executeCommand('tenantApi.sendRequest')) as Promise<Summary>;
+    await driver.waitFor(QUICK_TITLE('Send Request: path'), { timeoutMs: 15_000 });
+    // Found by its summary; the method and the path with its parameter as the label.
+    await driver.type('risorsa per nome');
+    const row = QUICK_ROW('GET /api/{risorsa}');
+    await driver.waitFor(row, { timeoutMs: 30_000 });
+    const shown = await driver.text(row);
+    assert.match(shown, /Una risorsa per nome/);
+    assert.match(shown, /Parameters: \{risorsa\}, X-Causale \(header, required\), ordine \(query\)/);
+    await driver.waitFor(`${row}.focused`, { timeoutMs: 10_000 });
+    await driver.press('Enter');
+    // Only its parameter is asked: the route, licence key and tenant come from the catalogue.
+    await driver.waitFor(QUICK_TITLE('Send Request: risorsa'), { timeoutMs: 15_000 });
+    assert.match(await driver.text('.quick-input-widget'), /Il nome della risorsa · path parameter of GET \/api\/\{risorsa\}, required/);
+    await driver.type('configurazioni');
+    await driver.press('Enter');
+    // Its required header next (the licence key it documents is the extension's own: not asked); the optional query not asked.
+    await driver.waitFor(QUICK_TITLE('Send Request: X-Causale'), { timeoutMs: 15_000 });
+    await driver.type('verifica');
+    await driver.press('Enter');
+    const summary = await withParameter;
+    assert.deepEqual([summary?.status, summary?.path], [200, '/api/configurazioni']);
+    const sent = sandbox.requests.slice(before).filter((request) => request.path.startsWith('/api/'));
+    assert.deepEqual(sent.map((request) => [request.method, request.path, request.status, Boolean(request.headers['authorization-key']), request.headers['x-causale']]), [['GET', '/api/configurazioni', 200, true, 'verifica']]);
+    const editor = await waitFor(() => vscode.window.visibleTextEditors.find((candidate) => candidate.document.uri.scheme === 'tenant-api-response' && /GET .*\/api\/configurazioni/.test(candidate.document.lineAt(0).text)), { timeoutMs: 30_000, what: 'the response tab of the operation' });
+    assert.match(editor.document.getText(), /"organizzazione":/);
+
+    // A documented body: the body step opens with a sample of its schema.
+    const withBody = Promise.resolve(vscode.commands.executeCommand('tenantApi.sendRequest')) as Promise<Summary>;
+    await driver.waitFor(QUICK_TITLE('Send Request: path'), { timeoutMs: 15_000 });
+    await driver.type('POST /api/configurazioni');
+    await driver.waitFor(`${QUICK_ROW('Una configurazione nuova')}.focused`, { timeoutMs: 10_000 });
+    await driver.press('Enter');
+    await driver.waitFor(QUICK_TITLE('Send Request: body'), { timeoutMs: 15_000 });
+    await driver.press('Enter');
+    await withBody;
+    const posted = sandbox.requests.slice(before).find((request) => request.method === 'POST' && request.path === '/api/configurazioni');
+    assert.deepEqual(JSON.parse(posted?.body ?? 'null'), { codice: 'string', descrizione: 'string' });
   });
 
   it('completion offers a documented query parameter with its description', async () => {
