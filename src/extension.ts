@@ -95,7 +95,7 @@ export async function activate(context: vscode.ExtensionContext) {
   // Parts that outlive a switch (request files, watches, the commands) ask for the active environment's parts at each use.
   const active = () => scopes.current();
   const fileEnvironments = { forKey: (key: string) => environmentFiles.forDocument(key, environments.active()), onDidChange: environmentFiles.onDidChange };
-  const requestFiles = registerRequestFiles({ subscriptions: context.subscriptions, extensionPath: context.extensionPath, globalState: context.globalState }, { active: () => active().requestFiles, tabs: views.responses, environments, catalogues, fileEnvironments });
+  const requestFiles = registerRequestFiles({ subscriptions: context.subscriptions, extensionPath: context.extensionPath, globalState: context.globalState, packageJSON: context.extension.packageJSON }, { active: () => active().requestFiles, tabs: views.responses, environments, catalogues, fileEnvironments });
   // Every command, from one place: the active environment's run in its parts at each use.
   const watchHandlers = watchCommands({ watches, responses: views.responses, history: () => active().commands.history.entries() });
   const viewCommands = { ...wholeResponses.commands(), ...webviewPanels(context, views.responses, usage, usageChanges, environments, active) };
@@ -161,7 +161,7 @@ function applicationLedgers(windows: WindowCoordination, ledgerUrl: string | und
 
 /**
  * Watches outlive a rebuild of the environment's parts: they send through whichever client is active
- * (its throttle), and stop on a switch of environment.
+ * (its throttle); a switch pauses the previous environment's (one removed from the settings stops them).
  */
 function startWatches(
   context: vscode.ExtensionContext,
@@ -182,7 +182,11 @@ function startWatches(
   context.subscriptions.push(
     watches,
     watchStatusBar,
-    environments.onDidChange(({ switched }) => switched && watches.stopAll('environmentSwitched')),
+    environments.onDidChange(({ switched, previous, active }) => {
+      if (!switched) return;
+      if (environments.get(previous.id)) watches.pauseEnvironment(previous.name, active.name);
+      else watches.stopEnvironment(previous.name, 'environmentRemoved');
+    }),
   );
   return { watches, watchStatusBar };
 }
@@ -249,7 +253,8 @@ function buildEnvironment(scope: EnvironmentScope, { log, schedulers, quotas, us
     catalogueRoutes: () => catalogues.routes(),
   });
   const { client, licenceKeys } = api;
-  const signIn = followSignIn(auth, { clearCache: () => client.clearCache(), stopWatches: () => watches.stopAll('signedOut'), restorePinned: () => watches.restorePinned() });
+  // A sign-out stops this environment's watches; signed in (at start, again, or switched back), its paused ones go on and its pinned ones start.
+  const signIn = followSignIn(auth, { clearCache: () => client.clearCache(), stopWatches: () => watches.stopEnvironment(environment().name, 'signedOut'), resumeWatches: () => watches.resumeEnvironment() });
   const tenants = new TenantDirectory({ listTenants: () => client.listTenants(), sessions: auth, counted: client.onDidCount, logger: auth.logger });
   scope.subscriptions.push(signIn, api, tenants);
 
@@ -295,6 +300,7 @@ function buildEnvironment(scope: EnvironmentScope, { log, schedulers, quotas, us
       return (await licenceKeys.forTenant(module, record, client.modules()))?.organization;
     },
     environmentName: () => (environment().isDefault ? 'default' : environment().name),
+    activeTenantId: () => views.activeTenant.get()?.id,
   };
   const handlers = { ...authCommands(auth, log), ...keyCommands, ...commands.handlers };
   return { auth, licenceKeys, client, resolver, commands, handlers, workbench: workbenchTestApi(views, commands), requestFiles };

@@ -12,14 +12,22 @@ import type { ApiErrorDetails, ApiErrorKind, RateLimitUnit } from './types';
 export class ApiError extends Error {
   override readonly name = 'ApiError';
   readonly details: ApiErrorDetails;
+  /**
+   * What a notification says when its button fixes the cause and the request then goes by itself (Sign
+   * In, Set Licence Key, Resume Calls): the message names the command to run and asks to try again,
+   * which the button makes needless.
+   */
+  readonly notice?: string;
 
   constructor(
     readonly kind: ApiErrorKind,
     message: string,
     details: ApiErrorDetails = {},
+    notice?: string,
   ) {
     super(redact(message));
     this.details = redactDetails(details);
+    if (notice !== undefined) this.notice = redact(notice);
   }
 
   /** One line for the log: kind, status, method and URL (URLs we build carry no secrets). */
@@ -61,13 +69,19 @@ function unitName(unit: RateLimitUnit): string {
 /** Constructors for every kind, so the wording lives in one place. */
 export const apiErrors = {
   signInRequired: (details: ApiErrorDetails = {}) =>
-    new ApiError('auth', l10n.t('You are not signed in to the Tenant API. Sign in and try again.'), details),
+    new ApiError(
+      'auth',
+      l10n.t('You are not signed in to the Tenant API. Sign in and try again.'),
+      details,
+      l10n.t('You are not signed in to the Tenant API. Sign in: the request goes as soon as you are.'),
+    ),
 
   unauthorizedAfterRefresh: (details: ApiErrorDetails) =>
     new ApiError(
       'auth',
       l10n.t('The server still refused your sign-in after it was refreshed. Sign in again.'),
       details,
+      l10n.t('The server still refused your sign-in after it was refreshed. Sign in again: the request goes as soon as you are.'),
     ),
 
   /** `message`: the front end's own sentence (the runner names the variable to set; a tenant no key covers is named). */
@@ -76,6 +90,7 @@ export const apiErrors = {
       'licenceMissing',
       message ?? l10n.t('No licence key is set for the module "{0}". Set one with "Tenant API: Set Licence Key".', module),
       { ...details, module },
+      l10n.t('No licence key is set for the module "{0}". Set one: the request goes as soon as it is set.', module),
     ),
 
   licenceWrongModule: (expectedModule: string, details: ApiErrorDetails) =>
@@ -86,6 +101,7 @@ export const apiErrors = {
         expectedModule,
       ),
       { ...details, module: expectedModule },
+      l10n.t('The server refused the licence key: it belongs to another module, and this path needs a key of the module "{0}". Set the right key: the request goes again as soon as it is set.', expectedModule),
     ),
 
   licenceUnknown: (module: string | undefined, details: ApiErrorDetails) =>
@@ -95,6 +111,9 @@ export const apiErrors = {
         ? l10n.t('The server does not know the licence key set for the module "{0}". Check it and set it again.', module)
         : l10n.t('The server does not know the licence key. Check it and set it again.'),
       { ...details, module },
+      module
+        ? l10n.t('The server does not know the licence key set for the module "{0}". Set the right one: the request goes again as soon as it is set.', module)
+        : l10n.t('The server does not know the licence key. Set the right one: the request goes again as soon as it is set.'),
     ),
 
   rateLimit: (unit: RateLimitUnit, details: ApiErrorDetails) =>
@@ -133,6 +152,7 @@ export const apiErrors = {
         organization,
       ),
       { ...details, organization, unit: 'week' },
+      l10n.t('Calls for the organization "{0}" are stopped because its weekly limit was reached. Resume them: the request goes as soon as they are.', organization),
     ),
 
   quotaReached: (organization: string, used: number, limit: number, details: ApiErrorDetails = {}) =>

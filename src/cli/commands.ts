@@ -10,13 +10,14 @@ import { TokenClient } from '../auth/tokenClient';
 import type { Clock } from '../common/clock';
 import * as l10n from '../common/l10n';
 import type { Logger } from '../common/logger';
-import { redactValue } from '../common/redact';
+import { redactValue, registerSecret } from '../common/redact';
 import type { AccessTokenSource } from '../common/sessions';
 import { defaultSystemContext } from '../engine/systemVariables';
-import { parseSecretLines, readCredentials, type Credentials } from './credentials';
+import { LICENCE_KEY_PREFIX, parseSecretLines, readCredentials, type Credentials } from './credentials';
+import { EDITOR_SETTINGS_VARIABLE } from '../common/editorHandOver';
 import { dryRunLines } from './dryRun';
 import { exitCode, worstReason, type ExitReason } from './exitCodes';
-import { runFiles, type FileRunDeps, type LoadedFile } from './fileRun';
+import { runFiles, type FileRunDeps, type LoadedFile, type PlannedFile } from './fileRun';
 import { importCommand, ImportFailed } from './importCommand';
 import { chooseGrant, grantHasUser, signIn, SignInFailedError } from './grants';
 import type { CliNetwork } from './network';
@@ -46,6 +47,7 @@ import { describeRun } from './runDescription';
 import { planFiles, plannedByOrganization, type PlanDeps, type RunChoice } from './planRun';
 import { StatisticsCounter } from './runStatistics';
 import { describeFailure } from '../catalog/catalogues';
+import { defaultOrganization } from './licenceVariables';
 
 export interface CliDeps {
   env: NodeJS.ProcessEnv;
@@ -57,6 +59,8 @@ export interface CliDeps {
   clock: Clock;
   logger(verbose: boolean): Logger;
   version: string;
+  /** Asks the person at the terminal for a secret, typed hidden; undefined when nobody is there (CI, a pipe). */
+  ask?(question: string): Promise<string>;
 }
 
 interface Prepared {
@@ -80,10 +84,15 @@ async function prepare(args: Arguments, deps: CliDeps): Promise<Prepared> {
     const folders = [root, ...safeFiles(args.files, deps.cwd).map((file) => path.dirname(file))];
     return [...new Set(folders.flatMap((folder) => files.environmentNames(folder)))];
   };
-  const settings = readWorkspaceSettings({ workspace: args.workspace, env: args.env, cwd: deps.cwd, fileEnvironments });
+  const settings = readWorkspaceSettings({ workspace: args.workspace, env: args.env, cwd: deps.cwd, editorSettings: deps.env[EDITOR_SETTINGS_VARIABLE], fileEnvironments });
   const logger = deps.logger(args.verbosity === 'verbose');
+  // Which installation and which settings: a run started from the editor says it as well as one in CI.
+  if (args.verbosity !== 'quiet') deps.output.err(l10n.t('Environment "{0}", settings: {1}', settings.environment.name, settings.source));
+  // A matrix of tenants (--tenant A,B or *) says itself in the run's lines.
+  const oneTenant = pinnedTenant(splitTenants(args.tenant));
+  if (args.verbosity !== 'quiet' && oneTenant) deps.output.err(l10n.t('Requests that name no tenant go to {0} (--tenant).', oneTenant));
   for (const problem of settings.problems) deps.output.err(l10n.t('Settings: {0}', problem));
-  if (!settings.api.baseUrl) throw new UsageError(l10n.t('No base URL: set tenantApi.baseUrl (or the environment\'s baseUrl) in {0}.', settings.file ?? '.vscode/settings.json'));
+  if (!settings.api.baseUrl) throw new UsageError(l10n.t('No base URL: set tenantApi.baseUrl (or the environment\'s baseUrl) in {0}.', settings.place));
   const networkOptions = readNetworkOptions(args, deps.env, { passphrase: stdin[NETWORK_VARIABLES.passphrase] ?? deps.env[NETWORK_VARIABLES.passphrase] }, deps.cwd);
   for (const note of networkOptions.notes) deps.output.err(note);
   const network = deps.network(networkOptions);
@@ -197,9 +206,34 @@ async function dryRun(prepared: Prepared, deps: CliDeps): Promise<number> {
   }
 }
 
+/** The person at the terminal, unless standard input carries the secrets (--secret-stdin) or nobody is there. */
+function askerOf(args: Arguments, deps: CliDeps): CliDeps['ask'] {
+  return args.secretStdin ? undefined : deps.ask;
+}
+
+/**
+ * The licence keys the run's requests need and the environment does not hold, asked of the person at
+ * the terminal (hidden; Enter skips one: its requests then fail saying so). Registered as secrets at once.
+ */
+async function askMissingKeys(planned: readonly PlannedFile[], prepared: Prepared, platform: Platform, deps: CliDeps): Promise<void> {
+  const ask = askerOf(prepared.args, deps);
+  if (!ask) return;
+  // The planned calls by module: each module's "organization" is the module itself here.
+  const byModule = await plannedByOrganization(planned, { ...planDeps(platform), routeFor: (p) => platform.client.routeFor(p), organizationOf: async (module) => module });
+  for (const module of byModule.keys()) {
+    if (module === undefined || prepared.credentials.licenceKeys.has(module)) continue;
+    const variable = `${LICENCE_KEY_PREFIX}${module.toUpperCase()}`;
+    const key = await ask(l10n.t('Licence key of the module "{0}" ({1}; typed hidden, Enter to skip): ', module, variable));
+    if (!key) continue;
+    registerSecret(key);
+    prepared.credentials.licenceKeys.set(module, key);
+    await platform.licenceKeys.put(module, { key, label: variable, organization: defaultOrganization(variable) });
+  }
+}
+
 async function run(prepared: Prepared, deps: CliDeps): Promise<number> {
   const { args, settings, credentials } = prepared;
-  const grant = chooseGrant(args.grant, credentials);
+  const grant = chooseGrant(args.grant, credentials, askerOf(args, deps) !== undefined);
   const tokens = await signIn(grant, credentials, { tokens: tokenClient(prepared, deps), clock: deps.clock, logger: prepared.logger, scopes: settings.auth.scopes, prompt: (text) => deps.output.err(text) });
   const counter = new StatisticsCounter(() => deps.clock.now());
   const platform = await platformFor(prepared, tokens, deps, counter);
@@ -208,6 +242,7 @@ async function run(prepared: Prepared, deps: CliDeps): Promise<number> {
     const files = load(prepared, platform, deps);
     const organizationOf = organizationLookup(platform);
     const planned = await planFiles(files, runChoice(args, deps), planDeps(platform));
+    await askMissingKeys(planned, prepared, platform, deps);
     // The windows' quota readings come with the shared ledger: the guard reads them before the first call.
     if (args.keepQuotaPercent !== undefined) await platform.ready();
     // Only --keep-quota weighs the planned calls before the start.

@@ -19,9 +19,15 @@ export class SignInFailedError extends Error {}
 const USER_SCOPES = new Set(['openid', 'profile', 'offline_access', 'email']);
 const EXPIRY_SKEW_MS = 30_000;
 
-/** The grant asked for, else the password grant when a user name is set, else client credentials. */
-export function chooseGrant(explicit: GrantChoice | undefined, credentials: Credentials): GrantChoice {
-  return explicit ?? (credentials.username ? 'password' : 'client_credentials');
+/**
+ * The grant asked for, else the password grant when a user name is set, else client credentials when
+ * a client secret is set, else (a person at the terminal, nothing set) the device code flow: the
+ * runner asks rather than fails. With nobody to ask, client credentials (whose error names the variable).
+ */
+export function chooseGrant(explicit: GrantChoice | undefined, credentials: Credentials, interactive = false): GrantChoice {
+  if (explicit) return explicit;
+  if (credentials.username) return 'password';
+  return credentials.clientSecret || !interactive ? 'client_credentials' : 'device';
 }
 
 /** Whether a grant gives a user (and therefore tenants). */

@@ -11,12 +11,18 @@ import { INTERNAL_ERROR_CODE } from './exitCodes';
 import type { cliNetwork } from './network';
 import { parseArguments, UsageError } from './options';
 import { streamOutput, type Output } from './output';
+import { AnswerInterrupted, askHidden } from './terminalInput';
 
 /** Warnings (an HTTP error the run reports anyway, a ledger that could not be shared) with --verbose only. */
 function stderrLogger(output: Output, verbose: boolean): Logger {
   const line = (level: string) => (message: string | Error, ...args: unknown[]) => output.err(`[${level}] ${[message, ...args].map(redactValue).join(' ')}`);
   const quiet = () => undefined;
   return { trace: verbose ? line('trace') : quiet, debug: verbose ? line('debug') : quiet, info: verbose ? line('info') : quiet, warn: verbose ? line('warn') : quiet, error: line('error') };
+}
+
+/** A person at the terminal answers hidden; Ctrl+C at the question ends the run as Ctrl+C does (130). */
+function ask(question: string): Promise<string> {
+  return askHidden(question, process.stdin, process.stderr).catch((error: unknown) => (error instanceof AnswerInterrupted ? process.exit(130) : Promise.reject(error)));
 }
 
 async function readStdin(): Promise<string> {
@@ -45,6 +51,8 @@ runCli(parsed(process.argv.slice(2)), {
   clock: systemClock,
   logger: (verbose) => stderrLogger(output, verbose),
   version,
+  // Only a person at a terminal is asked: a run in CI or fed by a pipe never waits for an answer.
+  ask: process.stdin.isTTY ? ask : undefined,
 }).then(
   (code) => process.stdout.write('', () => process.exit(code)),
   (error: unknown) => {

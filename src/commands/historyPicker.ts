@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { formatQuery, type HistoryEntry, type RequestHistory } from './requestHistory';
 import { COMMAND } from '../common/commandIds';
+import { dateAndTime } from '../views/timeFormat';
 
 /** The history as a quick pick: pick one to re-run, copy one as cURL from its button, or clear them all. */
 export async function pickHistoryEntry(history: RequestHistory): Promise<HistoryEntry | undefined> {
@@ -14,7 +15,7 @@ export async function pickHistoryEntry(history: RequestHistory): Promise<History
   const items: Item[] = entries.map((entry, index) => ({
     label: `${entry.method} ${entry.path}${formatQuery(entry.query)}`,
     description: [entry.tenantLabel, resultOf(entry)].filter(Boolean).join(' · '),
-    detail: new Date(entry.at).toLocaleString(vscode.env.language),
+    detail: dateAndTime(entry.at, vscode.env.language),
     buttons: entry.url ? [copyButton] : [],
     entry,
     index,

@@ -30,7 +30,7 @@ export interface WorkbenchCommands {
 export function workbenchCommands(scope: Pick<EnvironmentScope, 'globalState'>, deps: WorkbenchCommandDeps): WorkbenchCommands {
   const logger = deps.logger ?? silentLogger;
   const history = new RequestHistory(scope.globalState);
-  const runner = new RequestRunner(deps.api, deps.resolver, deps.views, history, logger);
+  const runner = new RequestRunner(deps.api, deps.resolver, deps.views, history, logger, () => deps.baseUrl?.() ?? '');
   const commands: WorkbenchCommandContext = { ...deps, history, runner };
   const handlers: CommandHandlers = {
     ...requestCommands({ ...commands, catalogues: deps.catalogues }),

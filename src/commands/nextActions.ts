@@ -8,7 +8,9 @@ import { notificationActions, type NextAction, type RequestOutcome } from './req
 /** Shows the failure; a chosen fix that succeeds (signed in, key set, calls resumed), or Re-run, sends again through `resend`. */
 export async function offerNextActions(outcome: RequestOutcome, resend: (overrides: { sendOverQuota?: boolean }) => Promise<unknown>): Promise<void> {
   const actions = notificationActions(outcome);
-  const chosen = await vscode.window.showErrorMessage(outcome.summary, ...actions.map((next) => next.label));
+  // A button that fixes the cause sends again by itself: its notice says so instead of "try again".
+  const fixesAndSends = actions.some((next) => 'command' in next && next.resendAfter === true);
+  const chosen = await vscode.window.showErrorMessage(fixesAndSends ? (outcome.notice ?? outcome.summary) : outcome.summary, ...actions.map((next) => next.label));
   const next: NextAction | undefined = actions.find((candidate) => candidate.label === chosen);
   if (!next) return;
   if ('resend' in next) {

@@ -6,6 +6,9 @@ import { invalidHeaderName, isCredentialHeader, isHeaderName } from '../api/requ
 import * as l10n from '../common/l10n';
 import type { RouteRule } from '../api/types';
 import { parseQuery } from './requestHistory';
+import { jsonSyntaxProblem } from '../engine/jsonBody';
+import { parseTarget } from '../engine/prepare';
+import { closestMethod } from '../engine/parser';
 
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 
@@ -58,30 +61,40 @@ export function validateMethod(value: string): string | undefined {
   const method = value.trim().toUpperCase();
   if (!/^[A-Z]+$/.test(method)) return l10n.t('A method is a word such as GET or POST.');
   if (!(METHODS as readonly string[]).includes(method)) {
+    // The suggestion is the request files' (engine/parser.ts), among the methods Send Request sends.
+    const closest = closestMethod(method);
+    if (closest && (METHODS as readonly string[]).includes(closest)) return l10n.t('Unsupported method {0}: did you mean {1}? Use one of: {2}.', method, closest, METHODS.join(', '));
     return l10n.t('Unsupported method {0}. Use one of: {1}.', method, METHODS.join(', '));
   }
   return undefined;
 }
 
+/**
+ * An http(s) address typed whole, as request files take them: one on a platform host is sent as its
+ * path, any other without credentials (src/engine/prepare.ts decides which).
+ */
+export function isAddress(path: string): boolean {
+  return /^https?:\/\//i.test(path.trim());
+}
+
 export function validatePath(value: string): string | undefined {
   const path = value.trim();
   if (path === '') return l10n.t('Enter a path, for example /api/configurazioni.');
-  if (/^\/\//.test(path) || /^[a-z][a-z0-9+.-]*:\/\//i.test(path)) {
-    return l10n.t('Enter only the path: the host comes from the settings or from the tenant.');
-  }
-  if (!path.startsWith('/')) return l10n.t('The path must start with "/".');
   if (/\s/.test(path)) return l10n.t('The path must not contain spaces (encode them as %20).');
+  if (isAddress(path)) {
+    const target = parseTarget(path);
+    return target.ok ? undefined : target.message;
+  }
+  if (/^\/\//.test(path) || /^[a-z][a-z0-9+.-]*:/i.test(path)) return l10n.t('"{0}" is neither a path starting with "/" nor an http(s) address.', path.slice(0, 200));
+  if (!path.startsWith('/')) return l10n.t('The path must start with "/".');
   return undefined;
 }
 
+/** The sentence a request file's problem uses: where the body breaks, as line and column of the body. */
 export function validateJsonBody(value: string): string | undefined {
   if (value.trim() === '') return undefined;
-  try {
-    JSON.parse(value);
-    return undefined;
-  } catch (error) {
-    return l10n.t('The body is not valid JSON: {0}', error instanceof Error ? error.message : String(error));
-  }
+  const problem = jsonSyntaxProblem(value);
+  return problem && l10n.t('The body is not valid JSON: {0} (line {1}, column {2})', problem.message, problem.line + 1, problem.column + 1);
 }
 
 /**

@@ -30,6 +30,8 @@ export interface RequestOutcome {
   kind: 'response' | ApiErrorKind | 'unknown';
   /** One line for people: the status of an answer, or what went wrong. */
   summary: string;
+  /** The notification's words when one of its buttons fixes the cause and then sends again (ApiError.notice). */
+  notice?: string;
   /** Show the summary as an error notification, with the actions as its buttons. */
   notify: boolean;
   actions: NextAction[];
@@ -66,6 +68,7 @@ export function outcomeOfError(error: unknown, request: OutcomeRequest): Request
     ok: false,
     kind: error.kind,
     summary,
+    ...(error.notice !== undefined ? { notice: error.notice } : {}),
     notify: !row.silent?.({ shown: request.preview, answered: error.details.response !== undefined || error.details.bodyText !== undefined }),
     actions,
     treeProblem: treeProblemOf(row, error, actions, request),

@@ -3,16 +3,18 @@ import type { ApiErrorDetails, ApiResponse, QuotaReading, TenantApi, TenantRecor
 import { isApiError } from '../api/errors';
 import { droppedHeaderWarning } from '../api/requestHeaders';
 import type { TenantResolver } from '../api/tenantResolver';
-import { callPlatform } from '../engine/sender';
+import type { PreparedRequest } from '../engine/prepare';
+import { callPlatform, sendPrepared, type PlatformResult } from '../engine/sender';
 import type { Logger } from '../common/logger';
 import type { Views } from '../views';
 import type { ResponseLike } from '../views/responseFormat';
 import { dataSelector, responseTabKey, responseTitle, selectorLine, sentBodyText } from '../views/responsePresentation';
-import { readResponseTabPerRequest } from '../settings/editorSettings';
+import { readRequestTimeoutMs, readResponseTabPerRequest } from '../settings/editorSettings';
 import { RequestHistory } from './requestHistory';
-import type { NormalizedRequest } from './requestInput';
+import { isAddress, type NormalizedRequest } from './requestInput';
 import { offerNextActions } from './nextActions';
 import { outcomeOfError, outcomeOfResponse, type RequestOutcome } from './requestOutcome';
+import { editorFetch } from '../settings/networkSettings';
 
 /** What tenantApi.sendRequest, openResource and rerunFromHistory return (for scripts and tests). */
 export interface RequestSummary {
@@ -61,6 +63,8 @@ export class RequestRunner {
     private readonly views: Pick<Views, 'tree' | 'responses'>,
     readonly history: RequestHistory,
     private readonly logger: Logger,
+    /** The active environment's base URL: an address on it is sent as its path. */
+    private readonly baseUrl: () => string = () => '',
   ) {}
 
   lastRequest(): LastRequest | undefined {
@@ -80,7 +84,16 @@ export class RequestRunner {
 
     const controller = new AbortController();
     const progress = new ProgressReport();
-    const sending = callPlatform(
+    const sending = isAddress(request.path) ? this.sendToAddress(request, controller.signal) : this.sendToPath(request, controller.signal, progress);
+    void progress.showWhenSlow(`${request.method} ${request.path}`, sending, controller);
+
+    const { tenant, response, error } = await sending;
+    if (tenant) summary.tenantId = tenant.id;
+    return response ? this.succeeded(request, tenant, response, summary, options) : this.failed(request, tenant, error, summary, options);
+  }
+
+  private sendToPath(request: NormalizedRequest, signal: AbortSignal, progress: ProgressReport): Promise<PlatformResult> {
+    return callPlatform(
       {
         method: request.method,
         path: request.path,
@@ -88,7 +101,7 @@ export class RequestRunner {
         body: request.body,
         headers: request.headers,
         tenant: request.tenantId,
-        signal: controller.signal,
+        signal,
         sendOverQuota: request.sendOverQuota,
         onQueuePosition: (position) => progress.position(position),
         route: request.route,
@@ -96,11 +109,24 @@ export class RequestRunner {
       },
       { api: this.api, tenants: this.tenants },
     );
-    void progress.showWhenSlow(`${request.method} ${request.path}`, sending, controller);
+  }
 
-    const { tenant, response, error } = await sending;
-    if (tenant) summary.tenantId = tenant.id;
-    return response ? this.succeeded(request, tenant, response, summary, options) : this.failed(request, tenant, error, summary, options);
+  /**
+   * An address typed whole, by the rule request files follow (engine/sender.ts): on the base URL or the
+   * tenant's cluster it goes as that path, with credentials; any other host gets none, and is told so.
+   */
+  private async sendToAddress(request: NormalizedRequest, signal: AbortSignal): Promise<PlatformResult> {
+    const url = new URL(request.path);
+    for (const [name, value] of Object.entries(request.query)) url.searchParams.set(name, value);
+    const prepared: PreparedRequest = { method: request.method, target: { kind: 'absolute', url }, headers: request.headers, droppedCredentialHeaders: [], body: request.bodyText, tenant: request.tenantId, tenants: request.tenantId ? [request.tenantId] : [], problems: [], secrets: [] };
+    const timeoutMs = readRequestTimeoutMs();
+    try {
+      const sent = await sendPrepared(prepared, { api: this.api, tenants: this.tenants, baseUrl: this.baseUrl, fetch: editorFetch, timeoutMs: () => timeoutMs }, { signal, sendOverQuota: request.sendOverQuota, bypassCache: request.bypassCache });
+      if (!sent.credentials) for (const warning of sent.warnings) void vscode.window.showWarningMessage(warning);
+      return { tenant: sent.tenant, response: { ...sent.response, warnings: sent.warnings } };
+    } catch (error) {
+      return { error };
+    }
   }
 
   private async succeeded(

@@ -6,6 +6,7 @@ import type { ActiveTenantStore } from '../api/activeTenant';
 import { BACK, outcome, pick, problemItem, title, type Step } from './quickInputSteps';
 import { routeHostItems, routeModuleItems, saveRouteAndWait, type RouteHostItem, type RouteModuleItem } from './routeQuestion';
 import type { RequestHistory } from './requestHistory';
+import { isAddress } from './requestInput';
 import type { CatalogueSet } from '../catalog/catalogues';
 
 /*
@@ -76,7 +77,8 @@ type KeepItem = vscode.QuickPickItem & { remember: boolean };
 export async function askRoute(deps: FlowDeps, state: FlowState): Promise<Step> {
   const path = state.path ?? '/';
   state.route = undefined;
-  if (deps.api.routeFor(path)) return 'next';
+  // An address on another host (a platform one became its path already) needs no route: it goes without credentials.
+  if (deps.api.routeFor(path) || isAddress(path)) return 'next';
   const prefix = proposeRule(path)?.prefix ?? path;
   for (;;) {
     const host = await pick<RouteHostItem>(routeHostItems(deps.baseUrl?.()), {

@@ -7,8 +7,10 @@ import { runSteps } from './stepSequence';
 import { acceptPastedCurl } from './curlPasteStep';
 import { isCurlCommand } from '../engine/importers/curl';
 import { askRoute, ensureSignedIn, flowRoute, offerLicenceKey, type FlowDeps, type FlowState } from './sendRequestChecks';
+import { addressTarget } from './addressTarget';
 import { askOperationParameters, offerWhenRead, operationItems } from './catalogueSuggestions';
 import {
+  isAddress,
   methodTakesBody,
   normalizeArgs,
   parseHeaderText,
@@ -21,7 +23,8 @@ import {
 
 /**
  * The quick-input flow of tenantApi.sendRequest. Its first step takes the whole request on one line
- * (`GET /efat/api/v1/ditte?pagina=1`; a bare path is a GET), or a known or recent path; then only what
+ * (`GET /efat/api/v1/ditte?pagina=1`; a bare path is a GET; an address typed whole is taken as request
+ * files take it: src/commands/addressTarget.ts), or a known or recent path; then only what
  * the request needs: the host and licence module of a path no rule matches (this time only, or
  * remembered as a rule), the licence key when the path's module has none, the tenant where the path
  * needs one. Query, body and extra headers are asked only when the user opens them in the first step.
@@ -105,6 +108,19 @@ function typedBefore(state: FlowState): string {
   return `${state.method && state.method !== 'GET' ? `${state.method} ` : ''}${state.path}${query}`;
 }
 
+/** The request typed in the box, as an item (first when filtering: it matches best). */
+function typedItem(line: { method: string; path: string; query: Record<string, string> }): RequestItem {
+  return {
+    label: `${line.method} ${line.path}${formatQuery(line.query)}`,
+    typed: true,
+    description: isAddress(line.path)
+      ? vscode.l10n.t('an address: on a platform host it is sent as its path, elsewhere without your credentials')
+      : vscode.l10n.t('the request you typed'),
+    alwaysShow: true,
+    iconPath: new vscode.ThemeIcon('edit'),
+  };
+}
+
 async function pickRequest(deps: FlowDeps, state: FlowState): Promise<Step> {
   const { items, seen } = suggestions(deps);
   return new Promise((resolve) => {
@@ -121,16 +137,7 @@ async function pickRequest(deps: FlowDeps, state: FlowState): Promise<Step> {
     const refreshItems = (problem?: string) => {
       const value = quickPick.value.trim();
       const line = value === '' ? undefined : parseRequestLine(value);
-      const typed: RequestItem[] =
-        line && 'path' in line && !seen.has(value)
-          ? [{
-              label: `${line.method} ${line.path}${formatQuery(line.query)}`,
-              typed: true,
-              description: vscode.l10n.t('the request you typed'),
-              alwaysShow: true,
-              iconPath: new vscode.ThemeIcon('edit'),
-            }]
-          : [];
+      const typed: RequestItem[] = line && 'path' in line && !seen.has(value) ? [typedItem(line)] : [];
       // A line that is not a request yet offers no parts: Enter must say what is wrong, not tick a part.
       const parts = !line ? partItems(state, 'GET') : 'method' in line ? partItems(state, line.method) : [];
       quickPick.items = [...items, ...typed, ...parts, ...(problem ? [problemItem<RequestItem>(problem)] : [])];
@@ -147,16 +154,19 @@ async function pickRequest(deps: FlowDeps, state: FlowState): Promise<Step> {
       quickPick.title = baseTitle;
       refreshItems();
     });
+    // A pasted cURL command or an address: the box waits for it, then goes on or says why not.
+    const settleWith = (pending: Promise<string | undefined>) => {
+      quickPick.busy = true;
+      void pending.then((problem) => {
+        quickPick.busy = false;
+        if (!problem) return finish('next');
+        quickPick.title = `${baseTitle} · ${problem}`;
+        refreshItems(problem);
+      });
+    };
     quickPick.onDidAccept(() => {
-      if (isCurlCommand(quickPick.value)) {
-        // A pasted cURL command: the request it sends goes on to the next steps.
-        void acceptPastedCurl(deps, state, quickPick.value).then((problem) => {
-          if (!problem) return finish('next');
-          quickPick.title = `${baseTitle} · ${problem}`;
-          refreshItems(problem);
-        });
-        return;
-      }
+      // A pasted cURL command: the request it sends goes on to the next steps.
+      if (isCurlCommand(quickPick.value)) return settleWith(acceptPastedCurl(deps, state, quickPick.value));
       const selected = quickPick.selectedItems[0];
       if (selected?.part) {
         // Ticks the part (or unticks it) and stays: Enter again on the request goes on.
@@ -169,6 +179,7 @@ async function pickRequest(deps: FlowDeps, state: FlowState): Promise<Step> {
       // The typed item may carry the value before the last keystroke: the box has the current one.
       const chosen = isProblemItem(selected) || selected?.typed || !selected?.path ? undefined : selected;
       const line = chosen ? { method: chosen.method ?? 'GET', path: chosen.path!, query: {} } : parseRequestLine(quickPick.value);
+      if (!('error' in line) && isAddress(line.path)) return settleWith(acceptAddress(deps, state, line));
       // A path no rule matches is fine: the next step asks which host serves it.
       const error = 'error' in line ? line.error : deps.api.routeFor(line.path) || proposeRule(line.path) ? undefined : noRuleFor(line.path);
       if (error || 'error' in line) {
@@ -184,6 +195,23 @@ async function pickRequest(deps: FlowDeps, state: FlowState): Promise<Step> {
     quickPick.onDidHide(() => finish('cancel'));
     quickPick.show();
   });
+}
+
+/** An address typed whole: its platform path (and tenant), else sent as typed; a sentence when it cannot be sent. */
+async function acceptAddress(deps: FlowDeps, state: FlowState, line: { method: string; path: string; query: Record<string, string> }): Promise<string | undefined> {
+  const target = await addressTarget(line.path, line.query, {
+    baseUrl: () => deps.baseUrl?.() ?? '',
+    tenants: () => deps.tenants.tenants().catch(() => []),
+    routeFor: (path) => deps.api.routeFor(path),
+  });
+  if (target.kind === 'error') return target.message;
+  const path = target.kind === 'path' ? target.path : line.path;
+  const query = target.kind === 'path' ? target.query : line.query;
+  state.method = line.method;
+  state.path = path;
+  state.query = Object.keys(query).length > 0 ? new URLSearchParams(query).toString() : undefined;
+  if (target.kind === 'path' && target.tenantId) state.preferredTenantId = target.tenantId;
+  return undefined;
 }
 
 async function pickTenant(deps: FlowDeps, state: FlowState): Promise<Step> {

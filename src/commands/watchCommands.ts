@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { COMMAND, INTERNAL_COMMAND, type CommandHandlers } from '../common/commandIds';
 import type { HistoryEntry } from '../engine/historyEntry';
 import { RESPONSE_SCHEME, type ResponseDocuments } from '../views/responseDocuments';
+import { timeOfDay } from '../views/timeFormat';
 import type { ResourceNode } from '../views/tenantTreeModel';
 import { responseTabRequest } from './responseTabRequest';
 import type { WatchDescription, WatchInfo, Watches } from './watches';
@@ -96,8 +97,8 @@ async function chosenWatch(argument: unknown, deps: WatchCommandDeps, question: 
 }
 
 function describe(watch: WatchInfo): string {
-  const parts = [vscode.l10n.t('every {0} s', watch.intervalSeconds)];
-  if (watch.lastChangedAt !== undefined) parts.push(vscode.l10n.t('last changed at {0}', new Date(watch.lastChangedAt).toLocaleTimeString(vscode.env.language)));
+  const parts = [watch.paused ? vscode.l10n.t('paused until "{0}" is active', watch.description.environment) : vscode.l10n.t('every {0} s', watch.intervalSeconds)];
+  if (watch.lastChangedAt !== undefined) parts.push(vscode.l10n.t('last changed at {0}', timeOfDay(watch.lastChangedAt, vscode.env.language)));
   if (watch.pinned) parts.push(vscode.l10n.t('pinned'));
   return parts.join(' · ');
 }

@@ -10,7 +10,7 @@ import { nextDueAt, validScale, watchCallsPerHour, watchIntervalSeconds, type Wa
 import { readResponseTabPerRequest, readWatchIntervalSeconds } from '../settings/editorSettings';
 import type { ResponseDocuments } from '../views/responseDocuments';
 import { dataSelector, responseTabKey, responseTitle, selectorLine } from '../views/responsePresentation';
-import { clockTime, watchStopMessage, watchTabLines } from '../views/watchPresentation';
+import { watchPauseMessage, watchResumeMessage, watchStopMessage, watchTabLines } from '../views/watchPresentation';
 
 /** What a watch is, and all a pinned one keeps (workspaceState): never a header, a body or a secret. */
 export interface WatchDescription {
@@ -35,12 +35,16 @@ export interface WatchInfo {
   lastChangedAt?: number;
   /** The response tab it updates, once it has answered. */
   document?: string;
+  /** Its environment is not the active one: it makes no calls until that environment is active again. */
+  paused: boolean;
 }
 
 interface ActiveWatch extends WatchInfo {
   timer?: ReturnType<typeof setTimeout>;
-  /** When the previous answer came (a call is due an interval after it), wall-clock ms. */
-  lastAnsweredAt: number;
+  /** When the previous answer came (a call is due an interval after it), wall-clock ms; none before the first. */
+  lastAnsweredAt?: number;
+  /** A call of it is on its way (a resume must not start another). */
+  inFlight?: boolean;
   /** The previous answer's body as comparableBody laid it out. */
   previousBody?: string;
   lastChange?: { at: number; diff: BodyDiff };
@@ -60,11 +64,12 @@ export interface WatchesDeps {
 const PINNED_KEY = 'tenantApi.watch.pinned';
 
 /**
- * The active watches: each sends its GET again an interval after its previous answer (never under a
- * minute, src/engine/watchSchedule.ts), shows the answer in the request's response tab with when it
- * last changed and the diff, and stops on an error answer, a sign-out, a switch of environment or Stop.
- * They live in memory; a pinned one's description is in workspaceState and is started again at the next
- * activation (in its environment, once signed in).
+ * The active watches: each sends its GET at once, then again an interval after its previous answer (never
+ * under a minute, src/engine/watchSchedule.ts), shows the answer in the request's response tab with when it
+ * last changed and the diff, and stops on an error answer, a sign-out or Stop. Another environment made
+ * active pauses them; that environment active again resumes them. They live in memory; a pinned one's
+ * description is in workspaceState and is started again at the next activation (in its environment,
+ * once signed in).
  */
 export class Watches implements vscode.Disposable {
   private readonly active = new Map<number, ActiveWatch>();
@@ -77,14 +82,15 @@ export class Watches implements vscode.Disposable {
   constructor(private readonly deps: WatchesDeps) {}
 
   list(): WatchInfo[] {
-    return [...this.active.values()].map(({ timer: _timer, previousBody: _body, lastChange: _change, lastAnsweredAt: _at, ...info }) => ({ ...info }));
+    return [...this.active.values()].map(({ timer: _timer, previousBody: _body, lastChange: _change, lastAnsweredAt: _at, inFlight: _flight, ...info }) => ({ ...info }));
   }
 
+  /** What the running watches cost; paused ones make no calls. */
   callsPerHour(): number {
-    return watchCallsPerHour([...this.active.values()].map((watch) => watch.intervalSeconds));
+    return watchCallsPerHour([...this.active.values()].filter((watch) => !watch.paused).map((watch) => watch.intervalSeconds));
   }
 
-  /** Starts watching (or says it is watched already); the first call is an interval from now. */
+  /** Starts watching (or says it is watched already): the first call at once, then one an interval after each answer. */
   start(description: Omit<WatchDescription, 'environment'>, options: { pinned?: boolean; quiet?: boolean } = {}): WatchInfo {
     const full: WatchDescription = { method: 'GET', path: description.path, tenant: description.tenant, environment: this.deps.environmentName() };
     const existing = [...this.active.values()].find((watch) => sameWatch(watch.description, full));
@@ -99,16 +105,13 @@ export class Watches implements vscode.Disposable {
       intervalSeconds: watchIntervalSeconds(readWatchIntervalSeconds()),
       pinned: options.pinned === true,
       calls: 0,
-      lastAnsweredAt: Date.now(),
+      paused: false,
     };
     this.active.set(watch.id, watch);
     this.schedule(watch);
     if (watch.pinned) void this.savePins();
     this.changes.fire();
-    if (!options.quiet) {
-      const first = clockTime(nextDueAt(watch.lastAnsweredAt, watch.intervalSeconds, this.timeScale), vscode.env.language);
-      void vscode.window.showInformationMessage(vscode.l10n.t('Watching {0} every {1} s; the first call is at {2}.', watch.label, watch.intervalSeconds, first));
-    }
+    if (!options.quiet) void vscode.window.showInformationMessage(vscode.l10n.t('Watching {0}: sent now, then every {1} s.', watch.label, watch.intervalSeconds));
     return this.infoOf(watch);
   }
 
@@ -126,8 +129,47 @@ export class Watches implements vscode.Disposable {
     else void vscode.window.showInformationMessage(message);
   }
 
-  stopAll(reason: WatchStopReason): void {
-    for (const id of [...this.active.keys()]) this.stop(id, reason);
+  /** Stops the running watches of an environment (signed out there, or the environment removed); paused ones only when it was removed. */
+  stopEnvironment(environment: string, reason: WatchStopReason): void {
+    for (const watch of [...this.active.values()]) {
+      if (watch.description.environment === environment && (!watch.paused || reason === 'environmentRemoved')) this.stop(watch.id, reason);
+    }
+  }
+
+  /**
+   * Another environment is active: this one's watches pause (their answers belong to its application
+   * and sign-in) and say so; they resume when it is active again (resumeEnvironment).
+   */
+  pauseEnvironment(environment: string, activeNow: string): void {
+    const paused = [...this.active.values()].filter((watch) => watch.description.environment === environment && !watch.paused);
+    if (paused.length === 0) return;
+    for (const watch of paused) {
+      if (watch.timer) clearTimeout(watch.timer);
+      watch.timer = undefined;
+      watch.paused = true;
+    }
+    this.changes.fire();
+    this.deps.logger.info(`Paused ${paused.length} watch(es) of "${environment}": "${activeNow}" is active.`);
+    void vscode.window.showInformationMessage(watchPauseMessage(paused.map((watch) => watch.label), environment, activeNow));
+  }
+
+  /**
+   * The active environment is signed in (activation, a sign-in, a switch back): its paused watches go on
+   * where they were, and its pinned watches that are not running start.
+   */
+  resumeEnvironment(): void {
+    const environment = this.deps.environmentName();
+    const resumed = [...this.active.values()].filter((watch) => watch.description.environment === environment && watch.paused);
+    for (const watch of resumed) {
+      watch.paused = false;
+      if (!watch.inFlight && !watch.timer) this.schedule(watch);
+    }
+    for (const description of this.pinned()) {
+      if (description.environment === environment) this.start(description, { pinned: true, quiet: true });
+    }
+    if (resumed.length === 0) return;
+    this.changes.fire();
+    void vscode.window.showInformationMessage(watchResumeMessage(resumed.map((watch) => watch.label), environment));
   }
 
   /** Pins (or unpins) a watch: a pinned one is started again after a reload. */
@@ -143,14 +185,6 @@ export class Watches implements vscode.Disposable {
   watchOfDocument(uri: string): WatchInfo | undefined {
     const watch = [...this.active.values()].find((candidate) => candidate.document === uri);
     return watch && this.infoOf(watch);
-  }
-
-  /** Starts the pinned watches of the active environment that are not running (activation, once signed in). */
-  restorePinned(): void {
-    const environment = this.deps.environmentName();
-    for (const description of this.pinned()) {
-      if (description.environment === environment) this.start(description, { pinned: true, quiet: true });
-    }
   }
 
   /** What workspaceState holds: only well-formed descriptions. */
@@ -182,7 +216,9 @@ export class Watches implements vscode.Disposable {
 
   private async savePins(without?: number): Promise<void> {
     const running = [...this.active.values()].filter((watch) => watch.pinned && watch.id !== without).map((watch) => watch.description);
-    const elsewhere = this.pinned().filter((description) => description.environment !== this.deps.environmentName());
+    // The pins of environments with no watch in memory (not active since the reload) stay as stored.
+    const inMemory = new Set([...this.active.values()].map((watch) => watch.description.environment));
+    const elsewhere = this.pinned().filter((description) => description.environment !== this.deps.environmentName() && !inMemory.has(description.environment));
     // Only these four fields: a description from the tree, a tab or a request file never carries headers.
     const kept = [...elsewhere, ...running].map(({ method, path, tenant, environment }) => ({ method, path, ...(tenant ? { tenant } : {}), environment }));
     await this.deps.state.update(PINNED_KEY, kept);
@@ -196,59 +232,62 @@ export class Watches implements vscode.Disposable {
 
   private async tick(watch: ActiveWatch): Promise<void> {
     watch.timer = undefined;
-    if (!this.active.has(watch.id)) return;
+    if (!this.active.has(watch.id) || watch.paused) return;
     const { path, tenant } = watch.description;
+    watch.inFlight = true;
     const { tenant: record, response, error } = await callPlatform(
       { method: 'GET', path, tenant, bypassCache: true },
       { api: this.deps.api(), tenants: this.deps.tenants() },
-    );
-    watch.lastAnsweredAt = Date.now();
+    ).finally(() => (watch.inFlight = false));
+    const answeredAt = Date.now();
+    watch.lastAnsweredAt = answeredAt;
     watch.calls++;
-    if (!this.active.has(watch.id)) return;
+    // Paused on its way (a switch of environment): what came back is not this environment's to judge.
+    if (!this.active.has(watch.id) || watch.paused) return;
     if (!response || response.status >= 400) {
       if (isApiError(error) && error.kind === 'cancelled') return;
       this.stop(watch.id, 'errorAnswer', response ? `${response.status} ${response.statusText}`.trim() : isApiError(error) ? error.message : String(error));
       return;
     }
     try {
-      await this.show(watch, record, response);
+      await this.show(watch, record, response, answeredAt);
     } catch (showError) {
       this.deps.logger.warn(`Watch of ${watch.label}: could not show the answer: ${String(showError)}`);
     }
-    if (!this.active.has(watch.id)) return;
+    if (!this.active.has(watch.id) || watch.paused) return;
     this.schedule(watch);
     this.changes.fire();
   }
 
   /** The answer in the request's response tab, with the watch's lines: when it last changed and what changed. */
-  private async show(watch: ActiveWatch, tenant: TenantRecord | undefined, response: ApiResponse): Promise<void> {
+  private async show(watch: ActiveWatch, tenant: TenantRecord | undefined, response: ApiResponse, answeredAt: number): Promise<void> {
     const first = watch.previousBody === undefined;
     const body = comparableBody(response.bodyText);
     const diff = first ? undefined : comparableDiff(watch.previousBody!, body);
     if (diff?.changed) {
-      watch.lastChange = { at: watch.lastAnsweredAt, diff };
-      watch.lastChangedAt = watch.lastAnsweredAt;
+      watch.lastChange = { at: answeredAt, diff };
+      watch.lastChangedAt = answeredAt;
     }
     watch.previousBody = body;
-    watch.checkedAt = watch.lastAnsweredAt;
+    watch.checkedAt = answeredAt;
     if (tenant?.codiceAmbienteDati) watch.description.tenant = tenant.codiceAmbienteDati;
     if (first && tenant?.codiceAmbienteDati) watch.label = responseTitle('GET', watch.description.path, undefined, undefined) + ` · ${tenant.codiceAmbienteDati}`;
     // Every answer updates the request's tab where it is; the first shows it when no tab does (focus kept), never covering another editor later.
-    const { uri } = await this.deps.responses.keep(response, this.tabOptions(watch, tenant, response, first));
+    const { uri } = await this.deps.responses.keep(response, this.tabOptions(watch, tenant, response, first, answeredAt));
     if (first && !isOpen(uri)) await this.deps.responses.reveal(uri, true);
     watch.document = uri.toString();
   }
 
   /** The same tab as Send Request's and the tree's for this request (title, key), with the watch's lines and Stop Watch. */
-  private tabOptions(watch: ActiveWatch, tenant: TenantRecord | undefined, response: ApiResponse, first: boolean) {
+  private tabOptions(watch: ActiveWatch, tenant: TenantRecord | undefined, response: ApiResponse, first: boolean, answeredAt: number) {
     const [pathOnly, queryText = ''] = watch.description.path.split(/\?(.*)/s);
     const selector = dataSelector(this.deps.api().routeFor(pathOnly), tenant, response.licence);
-    const lines = watchTabLines({ intervalSeconds: watch.intervalSeconds, checkedAt: watch.lastAnsweredAt, lastChange: watch.lastChange, first }, vscode.env.language);
+    const lines = watchTabLines({ intervalSeconds: watch.intervalSeconds, checkedAt: answeredAt, lastChange: watch.lastChange, first }, vscode.env.language);
     const query = Object.fromEntries(new URLSearchParams(queryText));
     return {
       title: responseTitle('GET', pathOnly, selector, response.status),
       tabKey: responseTabKey({ method: 'GET', path: pathOnly, tenantId: tenant?.id, query }, selector, readResponseTabPerRequest()),
-      receivedAt: watch.lastAnsweredAt,
+      receivedAt: answeredAt,
       context: [...lines, selectorLine(selector)],
       request: { headers: response.requestHeaders },
       actions: [{ title: `$(eye-closed) ${vscode.l10n.t('Stop Watch')}`, command: COMMAND.stopWatch }],

@@ -4,16 +4,26 @@
  * stands in as 0 and spaces (valid as a value and in a string, and as long as the reference, so the
  * offsets stay those of the text).
  */
-export function jsonProblem(text: string): { line: number; column: number; message: string } | undefined {
-  const standIn = text.replace(/\{\{[^{}]*\}\}/g, (reference) => '0'.padEnd(reference.length, ' '));
+export function jsonProblem(text: string): JsonProblem | undefined {
+  return jsonSyntaxProblem(text.replace(/\{\{[^{}]*\}\}/g, (reference) => '0'.padEnd(reference.length, ' ')));
+}
+
+export interface JsonProblem {
+  line: number;
+  column: number;
+  message: string;
+}
+
+/** Where JSON.parse fails in `text` as it is (no stand-ins), line and column 0-based; undefined when it parses. */
+export function jsonSyntaxProblem(text: string): JsonProblem | undefined {
   try {
-    JSON.parse(standIn);
+    JSON.parse(text);
     return undefined;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const position = /position (\d+)/.exec(message);
-    const offset = position ? Number(position[1]) : errorOffset(standIn);
-    const before = standIn.slice(0, offset).split(/\r?\n/);
+    const offset = position ? Number(position[1]) : errorOffset(text);
+    const before = text.slice(0, offset).split(/\r?\n/);
     const cleaned = message.replace(/, ".*" is not valid JSON$/s, '').replace(/ (in JSON )?at position \d+.*$/s, '');
     return { line: before.length - 1, column: before[before.length - 1].length, message: cleaned };
   }

@@ -12,6 +12,7 @@ import { evaluateSystemVariable, type SystemVariableContext } from './systemVari
 import { classifyReference, referencesInLine } from './variables';
 import type { LocatedViolation } from '../catalog/types';
 import { jsonProblem } from '../common/jsonProblem';
+import { isJsonBody, malformedJsonBody } from './jsonBody';
 
 export { jsonProblem };
 
@@ -149,17 +150,13 @@ function diagnoseRequest(lines: readonly string[], file: ParsedFile, request: Pa
     }
   }
   const body = request.body;
-  if (body?.kind === 'inline' && isJsonBody(request, body.text)) {
-    const problem = jsonProblem(body.text);
-    if (problem) {
-      // At the offending character, so the Problems view and the quick fix point at it.
-      const line = body.lines?.[problem.line] ?? body.startLine + Math.min(problem.line, body.endLine - body.startLine);
-      const start = Math.min(problem.column, lines[line].length);
-      const columns = { start, end: Math.min(start + 1, lines[line].length) };
-      report(line, 'error', 'malformedJson', l10n.t('The body is not valid JSON: {0} (line {1}, column {2})', problem.message, line + 1, start + 1), columns);
-    } else if (context.bodyCheck) {
-      diagnoseBodySchema(lines, request, body, context.bodyCheck, report);
-    }
+  const malformed = malformedJsonBody(lines, request);
+  if (malformed) {
+    // At the offending character, so the Problems view and the quick fix point at it.
+    const columns = { start: malformed.column, end: Math.min(malformed.column + 1, lines[malformed.line].length) };
+    report(malformed.line, 'error', 'malformedJson', l10n.t('The body is not valid JSON: {0} (line {1}, column {2})', malformed.message, malformed.line + 1, malformed.column + 1), columns);
+  } else if (body?.kind === 'inline' && context.bodyCheck && isJsonBody(request, body.text)) {
+    diagnoseBodySchema(lines, request, body, context.bodyCheck, report);
   }
   const tenant = tenantOf(file, request);
   if (tenant && !tenant.includes('{{') && context.tenants?.length && !findTenant(tenant, context.tenants)) {
@@ -204,12 +201,6 @@ function positionOf(lines: readonly string[], offset: number): { line: number; c
     line++;
   }
   return { line, character: offset };
-}
-
-function isJsonBody(request: ParsedRequest, text: string): boolean {
-  const type = request.headers.find((header) => header.name.toLowerCase() === 'content-type')?.value;
-  if (type !== undefined) return /[/+]json\b/i.test(type);
-  return /^\s*[[{]/.test(text);
 }
 
 function diagnoseReferences(lines: readonly string[], file: ParsedFile, context: DiagnosticContext, out: FileDiagnostic[]): void {

@@ -10,7 +10,7 @@ import { ApiError } from '../api/errors';
 import { droppedHeaderWarning } from '../api/requestHeaders';
 import { needsTenant } from '../api/routes';
 import type { TenantResolver } from '../api/tenantResolver';
-import type { ApiRequest, ApiResponse, TenantApi, TenantRecord } from '../api/types';
+import type { ApiRequest, ApiResponse, RouteRule, TenantApi, TenantRecord } from '../api/types';
 import * as l10n from '../common/l10n';
 import { platformPath, type PreparedRequest } from './prepare';
 import type { RequestResult } from './variables';
@@ -84,18 +84,21 @@ export async function sendPrepared(
     return { response: await plainFetch(prepared, prepared.target.url, deps, signal), warnings, credentials: false };
   }
   const route = deps.api.routeFor(mapped.path);
-  if (route && route.host !== mapped.where) {
-    throw new ApiError(
-      'invalidRequest',
-      route.host === 'cluster'
-        ? l10n.t('{0} is served by the tenant\'s cluster, not by the base URL: write the path alone.', mapped.path.split('?')[0])
-        : l10n.t('{0} is served by the base URL, not by a cluster: write the path alone.', mapped.path.split('?')[0]),
-    );
-  }
+  const wrongHost = wrongHostOf(route, mapped);
+  if (wrongHost) throw new ApiError('invalidRequest', wrongHost);
   if (needsTenant(route) && !tenant) tenant = await deps.tenants.resolve(prepared.tenant, 'required', mapped.path);
   if (!needsTenant(route) && !prepared.tenant) tenant = undefined;
   const response = await deps.api.send({ ...call, path: mapped.path, tenant });
   return { response, tenant, warnings: [...warnings, ...response.warnings], credentials: true };
+}
+
+/** An address on the base URL for a path its route sends to the tenant's cluster (or the reverse): the sentence saying so. */
+export function wrongHostOf(route: RouteRule | undefined, mapped: { where: 'base' | 'cluster'; path: string }): string | undefined {
+  if (!route || route.host === mapped.where) return undefined;
+  const path = mapped.path.split('?')[0];
+  return route.host === 'cluster'
+    ? l10n.t('{0} is served by the tenant\'s cluster, not by the base URL: write the path alone.', path)
+    : l10n.t('{0} is served by the base URL, not by a cluster: write the path alone.', path);
 }
 
 async function plainFetch(prepared: PreparedRequest, url: URL, deps: SenderDeps, signal?: AbortSignal): Promise<ApiResponse> {

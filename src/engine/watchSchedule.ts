@@ -10,7 +10,7 @@ export const MAX_WATCH_INTERVAL_SECONDS = 24 * 60 * 60;
 export const DEFAULT_WATCH_INTERVAL_SECONDS = MIN_WATCH_INTERVAL_SECONDS;
 
 /** Why a watch ended: a closed set, each with its own message. */
-export const WATCH_STOP_REASONS = ['errorAnswer', 'signedOut', 'environmentSwitched', 'stoppedByUser'] as const;
+export const WATCH_STOP_REASONS = ['errorAnswer', 'signedOut', 'environmentSwitched', 'environmentRemoved', 'stoppedByUser'] as const;
 export type WatchStopReason = (typeof WATCH_STOP_REASONS)[number];
 
 /**
@@ -23,11 +23,13 @@ export function watchIntervalSeconds(value: unknown): number {
 }
 
 /**
- * When the next call is due: the interval after the previous call was sent. `timeScale` (the in-editor
+ * When the next call is due: at once for a watch that has not answered yet (its first look, which the
+ * once-a-minute rule for polling does not cover), then the interval after the previous answer. `timeScale` (the in-editor
  * tests' only, through the test API) shrinks the wait as the sandbox's time scale shrinks its minute;
  * it never makes the interval shorter than a scaled minute.
  */
-export function nextDueAt(lastSentAt: number, intervalSeconds: number, timeScale = 1): number {
+export function nextDueAt(lastSentAt: number | undefined, intervalSeconds: number, timeScale = 1, now = Date.now()): number {
+  if (lastSentAt === undefined) return now;
   return lastSentAt + watchIntervalSeconds(intervalSeconds) * 1000 * validScale(timeScale);
 }
 

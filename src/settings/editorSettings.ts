@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { readEnvironmentList } from './environmentSettings';
 import { sanitizeThresholds, type QuotaThresholds } from './quotaThresholds';
 import { parseWeeklyReset, type WeeklyResetSetting } from '../api/quotaForecast';
+import { readApiSettings } from '../api';
 
 /** The section every setting of the extension is under. */
 export const SETTINGS_SECTION = 'tenantApi';
@@ -15,6 +16,12 @@ export function onSettingsChange(listener: (affects: SettingsChange) => void): v
     if (!event.affectsConfiguration(SETTINGS_SECTION)) return;
     listener((key) => event.affectsConfiguration(`${SETTINGS_SECTION}.${key}`));
   });
+}
+
+/** tenantApi.requestTimeoutSeconds as the client reads it (brought back in range), in ms. */
+export function readRequestTimeoutMs(): number {
+  const section = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+  return readApiSettings((key, fallback) => section.get(key, fallback)).requestTimeoutSeconds * 1000;
 }
 
 /** tenantApi.quota.warningPercent and errorPercent, brought back in range. */

@@ -1,6 +1,6 @@
 /**
- * The response tab's section on a request's assertions: a count, then each assertion passed or failed
- * with the expected and actual values (and, for a failure, why). No `vscode` here.
+ * The response tab's section on a request's assertions: a count, then each assertion passed (with the
+ * value found) or failed (with what was expected and found, or why). No `vscode` here.
  */
 import * as l10n from '../common/l10n';
 import type { AssertionResult } from '../engine/assertions/evaluateAssertion';
@@ -12,9 +12,9 @@ export function assertionSectionLines(results: readonly AssertionResult[] | unde
   const { passed, failed } = countResults(results);
   const lines = ['', l10n.t('Assertions: {0} passed, {1} failed', passed, failed)];
   for (const result of results) {
-    const mark = result.passed ? l10n.t('passed') : l10n.t('FAILED');
-    lines.push(`  ${mark} · ${l10n.t('line {0}', result.line + 1)} · ${result.text} · ${expectedAndActual(result)}`);
-    if (!result.passed) lines.push(`      ${result.message}`);
+    if (result.passed) lines.push(`  ${l10n.t('passed')} · ${l10n.t('line {0}', result.line + 1)} · ${result.text} · ${expectedAndActual(result)}`);
+    // A failure's sentence says what was expected and found, or why the value could not be read.
+    else lines.push(`  ${l10n.t('FAILED')} · ${l10n.t('line {0}', result.line + 1)} · ${result.text}`, `      ${result.message}`);
   }
   return lines;
 }

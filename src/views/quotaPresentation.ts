@@ -7,6 +7,7 @@ import type { QuotaReading } from '../api/types';
 import { DEFAULT_THRESHOLDS, sanitizeThresholds, type QuotaThresholds } from '../settings/quotaThresholds';
 import type { QuotaForecast } from '../api/quotaForecast';
 import { forecastLines, forecastSummary, forecastWarns } from './quotaForecastPresentation';
+import { dateAndTime, timeOfDay } from './timeFormat';
 
 export type QuotaSeverity = 'normal' | 'warning' | 'error';
 
@@ -74,25 +75,19 @@ export function presentQuota(reading: QuotaReading | undefined, options: Present
   const severity = withForecast(severityFor(percent, options.thresholds ?? DEFAULT_THRESHOLDS, options.blocked), options.forecast);
   const used = formatCount(reading.used, locale);
   const limit = formatCount(reading.limit, locale);
-  const tooltip = [l10n.t('**Organization:** {0}', reading.organization), ...quotaLines(reading, options)];
+  // The quota is the organization's, whichever of its licence keys the last call carried: no key is named.
+  const tooltip = [l10n.t('**Organization:** {0} (one weekly quota for all its licence keys)', reading.organization), ...quotaLines(reading, options)];
   tooltip.push(l10n.t('Click to open the usage panel: the week of every organization and the rate limit.'));
   return { text: `${ICON} ${used}/${limit}`, tooltip, severity, percent };
 }
 
-/** A reading's lines (Markdown): its key, the week's usage, when it was seen, the forecast, a stop. */
+/** A reading's lines (Markdown): the week's usage, when it was seen, the forecast, a stop. */
 export function quotaLines(reading: QuotaReading, options: PresentOptions): string[] {
   const locale = options.locale ?? 'en';
   const percent = usagePercent(reading);
   const used = formatCount(reading.used, locale);
   const limit = formatCount(reading.limit, locale);
   const lines: string[] = [];
-  if (reading.keyLabel) {
-    lines.push(
-      reading.module
-        ? l10n.t('**Licence key:** {0} ({1})', reading.keyLabel, reading.module)
-        : l10n.t('**Licence key:** {0}', reading.keyLabel),
-    );
-  }
   lines.push(
     percent === undefined
       ? l10n.t('**Used this week:** {0} of {1}', used, limit)
@@ -106,12 +101,12 @@ export function quotaLines(reading: QuotaReading, options: PresentOptions): stri
 
 export function formatSeen(seenAt: number, now: number, locale = 'en'): string {
   const seconds = Math.max(0, Math.round((now - seenAt) / 1000));
-  const time = new Date(seenAt).toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  const time = timeOfDay(seenAt, locale);
   if (seconds < 5) return l10n.t('{0} (just now)', time);
   if (seconds < 60) return l10n.t('{0} ({1} s ago)', time, seconds);
   const minutes = Math.round(seconds / 60);
   if (minutes < 60) return l10n.t('{0} ({1} min ago)', time, minutes);
-  return new Date(seenAt).toLocaleString(locale);
+  return dateAndTime(seenAt, locale);
 }
 
 /**
@@ -146,7 +141,6 @@ export function usageRows(
       const used = formatCount(reading.used, locale);
       const limit = formatCount(reading.limit, locale);
       const details = [l10n.t('seen {0}', formatSeen(reading.seenAt, options.now, locale))];
-      if (reading.keyLabel) details.unshift(reading.module ? `${reading.keyLabel} (${reading.module})` : reading.keyLabel);
       const forecast = options.forecastOf?.(reading.organization);
       const summary = forecast ? forecastSummary(forecast, options.now) : undefined;
       if (summary) details.push(summary);

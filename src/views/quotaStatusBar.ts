@@ -28,6 +28,8 @@ export class QuotaStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
   private readonly disposables: vscode.Disposable[] = [];
   private lastChangedOrganization: string | undefined;
+  /** Chosen in the usage list: shown until the active tenant changes. */
+  private chosenOrganization: string | undefined;
   private state: QuotaStatusState = { visible: false, text: '', tooltip: '', severity: 'normal', organization: undefined };
   private tooltipTimer: ReturnType<typeof setInterval> | undefined;
   private signedIn = false;
@@ -50,7 +52,10 @@ export class QuotaStatusBar implements vscode.Disposable {
       tenants.onDidChange((change) => {
         if (change.kind === 'organization') this.update();
       }),
-      activeTenant.onDidChange(() => this.update()),
+      activeTenant.onDidChange(() => {
+        this.chosenOrganization = undefined;
+        this.update();
+      }),
       onSettingsChange((affects) => {
         if (affects('quota')) this.update();
       }),
@@ -69,6 +74,12 @@ export class QuotaStatusBar implements vscode.Disposable {
     return { ...this.state };
   }
 
+  /** Shows this organization's usage (picked in the usage list) until the active tenant changes. */
+  show(organization: string): void {
+    this.chosenOrganization = organization;
+    this.update();
+  }
+
   private update(): void {
     if (!this.signedIn) {
       this.item.hide();
@@ -79,7 +90,7 @@ export class QuotaStatusBar implements vscode.Disposable {
     const activeTenantId = this.activeTenant.get()?.id;
     const reading = selectReading(
       this.quota.readings(),
-      activeTenantId ? this.tenants.organizationOf(activeTenantId) : undefined,
+      this.chosenOrganization ?? (activeTenantId ? this.tenants.organizationOf(activeTenantId) : undefined),
       this.lastChangedOrganization,
     );
     const thresholds = readQuotaThresholds();

@@ -85,6 +85,8 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
   private readonly bodies = new RecentlyKept<KeptBody & { rows?: number }>(KEPT_BODIES);
   /** The tab of each key. */
   private readonly byKey = new Map<string, vscode.Uri>();
+  /** A tab renamed (its status changed): the old one closes once the new one shows, so their group never empties. */
+  private readonly replacing = new Map<string, vscode.Uri>();
   private readonly changes = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changes.event;
   private readonly lensChanges = new vscode.EventEmitter<void>();
@@ -100,6 +102,9 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
       vscode.languages.registerCodeLensProvider({ scheme: RESPONSE_SCHEME }, this),
       // A tab reopened or restored by the editor (its name has no extension) gets its language back.
       vscode.workspace.onDidOpenTextDocument((document) => void this.restoreLanguage(document)),
+      // Now, not with the first response: a CodeLens provider registered later makes every editor drop
+      // its CodeLens and ask again, and a request file's lenses vanished under the user's next click.
+      wholeResponses.register(),
     ];
   }
 
@@ -141,13 +146,17 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
   /** Formats the response and shows it in its tab (see ResponseTabOptions). */
   async open(response: ResponseLike, options: ResponseFormatOptions & ResponseTabOptions): Promise<OpenedResponse> {
     const started = performance.now();
-    const { uri, formatMs, prettyPrinted } = await this.keep(response, options);
+    const { uri, formatMs, prettyPrinted } = await this.keepFor(response, options, true);
     await this.reveal(uri, options.preserveFocus ?? false);
     return { uri, formatMs, openMs: performance.now() - started, prettyPrinted };
   }
 
   /** Formats and keeps the response for its tab without showing it (the responses of a Send All). */
-  async keep(response: ResponseLike, options: ResponseFormatOptions & ResponseTabOptions): Promise<{ uri: vscode.Uri; formatMs: number; prettyPrinted: boolean }> {
+  keep(response: ResponseLike, options: ResponseFormatOptions & ResponseTabOptions): Promise<{ uri: vscode.Uri; formatMs: number; prettyPrinted: boolean }> {
+    return this.keepFor(response, options, false);
+  }
+
+  private async keepFor(response: ResponseLike, options: ResponseFormatOptions & ResponseTabOptions, revealing: boolean): Promise<{ uri: vscode.Uri; formatMs: number; prettyPrinted: boolean }> {
     const started = performance.now();
     // Two connected apps on the same hosts answer alike: the header block says which environment asked.
     const environment = this.environmentName();
@@ -157,7 +166,7 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
     // A kept answer's time is when it came, not now.
     const formatted = formatResponseTab(response, { locale: vscode.env.language, ...options, receivedAt: response.cachedAt ?? options.receivedAt, context });
     const formatMs = performance.now() - started;
-    const uri = await this.tabFor(options.tabKey, this.titled(options.title));
+    const uri = await this.tabFor(options.tabKey, this.titled(options.title), revealing);
     const refresh: TabAction[] =
       response.cachedAt === undefined ? [] : [{ title: `$(refresh) ${vscode.l10n.t('Refresh (send now)')}`, tooltip: vscode.l10n.t('Sends the request for real and keeps the new answer'), command: COMMAND.refreshResponse }];
     // The tab's list, when its body holds one, is offered as a table (the CodeLens counts its rows).
@@ -171,7 +180,7 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
 
   /** A text tab of ours (a Send All summary), with links. */
   async showText(options: ResponseTabOptions & { text: string; languageId: string; links?: DocumentLinkSpec[] }): Promise<vscode.Uri> {
-    const uri = await this.tabFor(options.tabKey, this.titled(options.title));
+    const uri = await this.tabFor(options.tabKey, this.titled(options.title), true);
     this.remember(uri, { text: options.text, languageId: options.languageId, links: options.links });
     await this.reveal(uri, options.preserveFocus ?? false);
     return uri;
@@ -185,7 +194,13 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
       await contentShown(document, kept.text);
       if (document.languageId !== kept.languageId) document = await vscode.languages.setTextDocumentLanguage(document, kept.languageId);
     }
-    return vscode.window.showTextDocument(document, { preview: false, preserveFocus, viewColumn: this.responseColumn(uri) });
+    const editor = await vscode.window.showTextDocument(document, { preview: false, preserveFocus, viewColumn: this.responseColumn(uri) });
+    const replaced = this.replacing.get(uri.toString());
+    if (replaced) {
+      this.replacing.delete(uri.toString());
+      await closeTabs(replaced);
+    }
+    return editor;
   }
 
   /** `GET ditte · RC-MI · 200 · Produzione`: the environment ends the title when it is not the default. */
@@ -193,14 +208,19 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
     return tabTitle([title, this.environmentName()]);
   }
 
-  /** The tab's address: the key's own while its name stays, else a new one (its old tab closed). */
-  private async tabFor(tabKey: string, name: string): Promise<vscode.Uri> {
+  /**
+   * The tab's address: the key's own while its name stays, else a new one. The old tab closes when the
+   * new one shows (`revealing`), else at once: a group that emptied and opened again would resize the
+   * editor beside it, whose CodeLens the editor then draws again under the user's next click.
+   */
+  private async tabFor(tabKey: string, name: string, revealing: boolean): Promise<vscode.Uri> {
     const known = this.byKey.get(tabKey);
     if (known && known.path.endsWith(`/${name}`)) return known;
-    if (known) await closeTabs(known);
     // No extension in the name (the tab reads as its title): the language is set when the tab shows.
     const uri = vscode.Uri.from({ scheme: RESPONSE_SCHEME, path: `/${++this.counter}/${name}` });
     this.byKey.set(tabKey, uri);
+    if (known && revealing) this.replacing.set(uri.toString(), known);
+    else if (known) await closeTabs(known);
     return uri;
   }
 
@@ -236,6 +256,7 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
     this.kept.clear();
     this.bodies.clear();
     this.byKey.clear();
+    this.replacing.clear();
   }
 }
 

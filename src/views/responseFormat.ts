@@ -10,6 +10,7 @@ import type { ApiResponse } from '../api/types';
 import * as l10n from '../common/l10n';
 import { redact } from '../common/redact';
 import { shownHeaderValue } from './responsePresentation';
+import { dateAndTime } from './timeFormat';
 
 /** What the response tab shows: the API client's response, plus how the call went. */
 export type ResponseLike = Pick<
@@ -158,7 +159,7 @@ function headerLines(response: ResponseLike, options: ResponseFormatOptions, bod
     formatDuration(response.timeMs),
     formatBytes(response.sizeBytes, options.locale),
   ];
-  if (options.receivedAt !== undefined) parts.push(new Date(options.receivedAt).toISOString());
+  if (options.receivedAt !== undefined) parts.push(dateAndTime(options.receivedAt, options.locale));
   lines.push(parts.join(' · '));
   if (response.attempts !== undefined && response.attempts > 1) {
     lines.push(l10n.t('Sent {0} times (retried)', response.attempts));

@@ -7,7 +7,7 @@ export const WATCH_ITEM_ID = 'tenantApi.watches';
 /** What the item shows of the watches (src/commands/watches.ts implements it). */
 export interface WatchCount {
   readonly onDidChange: vscode.Event<void>;
-  list(): ReadonlyArray<{ label: string; intervalSeconds: number; pinned: boolean }>;
+  list(): ReadonlyArray<{ label: string; intervalSeconds: number; pinned: boolean; paused: boolean; description: { environment: string } }>;
   callsPerHour(): number;
 }
 
@@ -38,8 +38,11 @@ export class WatchStatusBar implements vscode.Disposable {
 
   private update(): void {
     const list = this.watches.list();
-    const text = watchStatusText(list.length, this.watches.callsPerHour());
-    const tooltip = [vscode.l10n.t('Watched resources (click to stop one):'), ...list.map((watch) => `${watch.pinned ? '$(pin) ' : ''}${watch.label} · ${watch.intervalSeconds} s`)].join('\n');
+    const paused = list.filter((watch) => watch.paused).length;
+    const text = watchStatusText(list.length, this.watches.callsPerHour(), paused);
+    const row = (watch: (typeof list)[number]) =>
+      `${watch.pinned ? '$(pin) ' : ''}${watch.label} · ${watch.paused ? vscode.l10n.t('paused until "{0}" is active', watch.description.environment) : `${watch.intervalSeconds} s`}`;
+    const tooltip = [vscode.l10n.t('Watched resources (click to stop one):'), ...list.map(row)].join('\n');
     this.state = { visible: list.length > 0, text, tooltip };
     this.item.text = `$(eye) ${text}`;
     this.item.tooltip = tooltip;

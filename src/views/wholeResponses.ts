@@ -24,7 +24,6 @@ class WholeResponses implements vscode.TextDocumentContentProvider, vscode.CodeL
 
   /** The preview shown at `uri`, or none (a response that was not cut): called where a tab gets its text. */
   remember(uri: vscode.Uri, preview: ResponsePreview | undefined): void {
-    this.register();
     const key = uri.toString();
     this.previews.delete(key);
     if (preview) this.previews.set(key, preview);
@@ -70,12 +69,21 @@ class WholeResponses implements vscode.TextDocumentContentProvider, vscode.CodeL
     return uri;
   }
 
-  private register(): void {
-    if (this.registration) return;
-    this.registration = vscode.Disposable.from(
+  /**
+   * Registers the providers (once, at activation: the response tabs' provider does it). Registering a
+   * CodeLens provider makes every open editor drop its CodeLens and ask again, so it is never done later.
+   */
+  register(): vscode.Disposable {
+    this.registration ??= vscode.Disposable.from(
       vscode.workspace.registerTextDocumentContentProvider(WHOLE_RESPONSE_SCHEME, this),
       vscode.languages.registerCodeLensProvider({ language: 'jsonc' }, this),
     );
+    return {
+      dispose: () => {
+        this.registration?.dispose();
+        this.registration = undefined;
+      },
+    };
   }
 
   /** The handler of "Open the whole response", for the registrar (src/commands/registrar.ts). */
@@ -90,5 +98,5 @@ class WholeResponses implements vscode.TextDocumentContentProvider, vscode.CodeL
   }
 }
 
-/** The one instance; it registers its providers when the first tab hands it something. */
+/** The one instance; the response tabs' provider registers its providers at activation. */
 export const wholeResponses = new WholeResponses();

@@ -17,7 +17,10 @@ export interface AssertionResult {
   actual: string;
   /** The expected value after variables were filled, as text ('' for operators that take none). */
   expected: string;
-  /** One line for a test result: what was checked, what was found, and why it failed when it did. */
+  /**
+   * One line for a test result: the check when it passed; which value, what was expected and what was
+   * found when it failed (`body $.dimensionePagina: expected 2, found 1`), or why it could not be read.
+   */
   message: string;
 }
 
@@ -52,7 +55,8 @@ export function evaluateAssertion(assertion: Assertion, response: AssertedRespon
     return { ...base, passed: false, actual: shown(value), message: l10n.t('{0}: {1}', label, (error as Error).message) };
   }
   const actual = shown(value);
-  const check = `${label} ${operator.name}${operator.takesExpected ? ` ${expected}` : ''}`;
-  const message = passed ? check : l10n.t('{0} failed: found {1}', check, actual);
-  return { ...base, passed, actual, message };
+  if (passed) return { ...base, passed, actual, message: `${label} ${operator.name}${operator.takesExpected ? ` ${expected}` : ''}` };
+  // `==` needs no word of its own; any other operator is part of what was expected (`< 400`, `exists`).
+  const wanted = operator.name === '==' ? expected : `${operator.name}${operator.takesExpected ? ` ${expected}` : ''}`;
+  return { ...base, passed, actual, message: l10n.t('{0}: expected {1}, found {2}', label, wanted, actual) };
 }

@@ -20,23 +20,24 @@ export function shortValue(value: string): string {
   return flat.length > SHOWN_VALUE_CHARS ? `${flat.slice(0, SHOWN_VALUE_CHARS)}…` : flat;
 }
 
-/** "expected 200, actual 404", or "actual …" for an operator that takes no value (`exists`). */
+/** "expected 200, found 404", or "found …" for an operator that takes no value (`exists`). */
 export function expectedAndActual(result: Pick<AssertionResult, 'expected' | 'actual'>): string {
   return result.expected === ''
-    ? l10n.t('actual {0}', shortValue(result.actual))
-    : l10n.t('expected {0}, actual {1}', shortValue(result.expected), shortValue(result.actual));
+    ? l10n.t('found {0}', shortValue(result.actual))
+    : l10n.t('expected {0}, found {1}', shortValue(result.expected), shortValue(result.actual));
 }
 
 /**
  * The failed results whose line still reads the assertion as it was checked (a line edited since says
- * nothing about it), each over the assertion's text.
+ * nothing about it), each over the assertion's text, saying which value was expected and found (the
+ * words of the test result, shortened).
  */
 export function failedAssertionDiagnostics(results: readonly AssertionResult[], lineText: (line: number) => string | undefined): FailedAssertionDiagnostic[] {
   return results.flatMap((result) => {
     const text = lineText(result.line);
     if (result.passed || text === undefined || text.trim() !== result.text) return [];
     const start = text.length - text.trimStart().length;
-    const message = l10n.t('Assertion failed: {0} ({1})', result.text, expectedAndActual(result));
+    const message = shortValue(result.message);
     return [{ line: result.line, start, end: start + result.text.length, message }];
   });
 }

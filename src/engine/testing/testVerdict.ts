@@ -43,7 +43,7 @@ export function verdictOf(outcome: RunOutcome, cancelled: boolean): TestVerdict 
   const failures = outcome.assertions
     .filter((result) => !result.passed)
     .map((result) => {
-      const diff = isBodyComparison(outcome.request, result.line);
+      const diff = isBodyComparison(outcome.request, result);
       return {
         line: result.line,
         message: result.message,
@@ -55,10 +55,22 @@ export function verdictOf(outcome: RunOutcome, cancelled: boolean): TestVerdict 
   return failures.length === 0 ? { kind: 'passed', durationMs } : { kind: 'failed', failures, durationMs };
 }
 
-/** A `body` assertion that compares with a value: worth a diff of the two. */
-function isBodyComparison(request: ParsedRequest, line: number): boolean {
-  const assertion = request.assertions.find((candidate) => candidate.line === line);
-  return assertion !== undefined && assertion.subject.name === 'body' && assertion.operator.takesExpected;
+/**
+ * A `body` assertion that compares an object or a list: worth a diff of the two. A single value is not:
+ * the editor's badge of a diff says only `found != expected`, while the message names the value.
+ */
+function isBodyComparison(request: ParsedRequest, result: { line: number; expected: string; actual: string }): boolean {
+  const assertion = request.assertions.find((candidate) => candidate.line === result.line);
+  return assertion !== undefined && assertion.subject.name === 'body' && assertion.operator.takesExpected && (isStructured(result.expected) || isStructured(result.actual));
+}
+
+function isStructured(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null;
+  } catch {
+    return false;
+  }
 }
 
 /** A JSON object or array pretty-printed (so the diff shows one difference per line); any other text as it is. */

@@ -27,6 +27,8 @@ export interface RequestFileParts {
   licenceOrganization(module: string, tenant?: string): Promise<string | undefined>;
   /** The environment as the runner's --env takes it (Run Request File in Terminal). */
   environmentName(): string;
+  /** The active tenant's id (Run Request File in Terminal hands it to the runner). */
+  activeTenantId(): string | undefined;
 }
 
 /**

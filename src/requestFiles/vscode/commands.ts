@@ -25,6 +25,7 @@ import { readConfirmRunPercent } from '../../settings/editorSettings';
 import type { AssertionResult } from '../../engine/assertions/evaluateAssertion';
 import { assertionSectionLines, assertionTotals } from '../../views/assertionSection';
 import type { AssertionFailures } from './assertionFailures';
+import { confirmBrokenBody } from './bodyCheck';
 
 /** What the commands return (for scripts and the in-editor tests). */
 export interface SendResult {
@@ -145,6 +146,9 @@ async function watchRequest(document: vscode.TextDocument, index: number, deps: 
 async function sendOne(document: vscode.TextDocument, index: number, deps: CommandDeps, overrides: { sendOverQuota?: boolean; bypassCache?: boolean } = {}): Promise<SendResult> {
   const file = deps.parsed.get(document);
   const label = file.requests[index] ? labelOf(file.requests[index]) : String(index);
+  if (!(await confirmBrokenBody(document, file.requests[index]))) {
+    return { label, warnings: [], error: { kind: 'cancelled', message: vscode.l10n.t('Not sent: the body is not valid JSON.') } };
+  }
   const outcome = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Sending {0}…', label) },
     () => deps.runner.send(requestDocument(document), index, overrides),

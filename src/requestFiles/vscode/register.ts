@@ -38,6 +38,8 @@ export interface RequestFilesDeps {
 export interface RequestFilesHost {
   subscriptions: vscode.Disposable[];
   extensionPath: string;
+  /** The extension's package.json: the settings it contributes (Run Request File in Terminal hands them to the runner). */
+  packageJSON: unknown;
   /** Where Copy as Code remembers the last language picked. */
   globalState: vscode.Memento;
 }
@@ -115,7 +117,12 @@ export function registerRequestFiles(host: RequestFilesHost, deps: RequestFilesD
       cost,
     }),
     ...saveToFileCommands({ history: () => active().history.entries(), knownTenants: () => tenants.known() }),
-    ...runInTerminalCommands({ extensionPath: host.extensionPath, environmentName: () => active().environmentName() }),
+    ...runInTerminalCommands({
+      extensionPath: host.extensionPath,
+      packageJSON: host.packageJSON,
+      environmentName: () => active().environmentName(),
+      activeTenantId: () => active().activeTenantId(),
+    }),
     ...catalogueFileCommands(deps.catalogues),
     ...importCommands(),
     ...copyAsCodeFileCommands({ api, tenants, runner, parsed, baseUrl: () => active().settings().baseUrl, state: host.globalState }),

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { APPLICATION_LIMITS } from '../../api/limits';
-import { describeRunCost, runCost, runNeedsConfirmation, type RunCost } from '../../api/runCost';
+import { confirmationReasons, describeRunCost, runCost, type RunCost } from '../../api/runCost';
 import type { QuotaView, RouteRule } from '../../api/types';
 import type { PlannedCall } from '../../engine/matrix';
 import { callsByOrganization } from '../../engine/runPlan';
@@ -35,14 +35,19 @@ export interface RunCostWording {
 
 const SEND_ALL_WORDING: RunCostWording = { question: (cost) => vscode.l10n.t('Send All makes {0}. Send it?', cost), go: () => vscode.l10n.t('Send All') };
 
-/** Asks first when the run takes at least `thresholdPercent` of an organization's remaining quota; true to go on. */
+/**
+ * Asks first when the run takes at least `thresholdPercent` of an organization's remaining quota, or
+ * counts against a quota not known yet; the detail says which and why. True to go on.
+ */
 export async function confirmRunCost(cost: RunCost, thresholdPercent: number, wording: RunCostWording = SEND_ALL_WORDING): Promise<boolean> {
-  if (!runNeedsConfirmation(cost, thresholdPercent)) return true;
+  const locale = vscode.env.language;
+  const reasons = confirmationReasons(cost, thresholdPercent, locale);
+  if (reasons.length === 0) return true;
   const send = wording.go();
-  const answer = await vscode.window.showWarningMessage(
-    wording.question(describeRunCost(cost, vscode.env.language)),
-    { modal: true, detail: vscode.l10n.t('You are asked from {0} % of a remaining weekly quota (tenantApi.quota.confirmRunPercent).', thresholdPercent) },
-    send,
+  const setting = vscode.l10n.t(
+    'You are asked from {0} % of a remaining weekly quota, and when a quota is not known yet (tenantApi.quota.confirmRunPercent).',
+    thresholdPercent.toLocaleString(locale, { maximumFractionDigits: 4 }),
   );
+  const answer = await vscode.window.showWarningMessage(wording.question(describeRunCost(cost, locale)), { modal: true, detail: [...reasons, setting].join('\n') }, send);
   return answer === send;
 }

@@ -82,6 +82,29 @@ describe('tenant-api, the built runner, against the sandbox', function () {
     assert.ok(firstRequestMs! > 0 && firstOnWireMs! >= firstRequestMs! && signInMs! > 0, `when its first request left: ${JSON.stringify({ firstRequestMs, firstOnWireMs, signInMs })}`);
   });
 
+  it('the editor\'s settings from TENANT_API_EDITOR_SETTINGS (Run Request File in Terminal): no settings file needed, the environment and the settings\' source said', async () => {
+    const bare = fs.mkdtempSync(path.join(path.dirname(folder), 'tenant-api-editor-'));
+    try {
+      fs.copyFileSync(SMOKE, path.join(bare, 'smoke.http'));
+      const editorSettings = JSON.stringify({ 'tenantApi.environments': [{ name: 'Sandbox', authUrl: sandbox.authUrl, baseUrl: sandbox.baseUrl, clientId: sandbox.clients.password.clientId, allowedHosts: ['127.0.0.1'] }] });
+      const without = await runRunner(['run', 'smoke.http', '--env', 'Sandbox'], bare, passwordEnv);
+      assert.equal(without.code, 2, 'no settings file: no environment Sandbox');
+      const result = await runRunner(['run', 'smoke.http', '--env', 'Sandbox'], bare, { ...passwordEnv, TENANT_API_EDITOR_SETTINGS: editorSettings });
+      outputs.push(result.stdout, result.stderr);
+      assert.equal(result.code, 0, result.stdout + result.stderr);
+      assert.match(result.stderr, /^Environment "Sandbox", settings: the editor's settings \(user, workspace and folder\)$/m);
+      // A key missing, nobody at a terminal to ask: the runner names its variable, not the editor's command.
+      fs.writeFileSync(path.join(bare, 'efat.http'), '# @tenant RC-MI\nGET /efat/api/v1/ditte?dimensionePagina=1\n');
+      const { TENANT_API_KEY_EFAT: _efat, ...withoutEfat } = passwordEnv;
+      const noKey = await runRunner(['run', 'efat.http', '--env', 'Sandbox'], bare, { ...withoutEfat, TENANT_API_EDITOR_SETTINGS: editorSettings });
+      outputs.push(noKey.stdout, noKey.stderr);
+      assert.equal(noKey.code, 3, noKey.stdout + noKey.stderr);
+      assert.match(noKey.stdout, /No licence key is set for the module "efat": set TENANT_API_KEY_EFAT\./);
+    } finally {
+      fs.rmSync(bare, { recursive: true, force: true });
+    }
+  });
+
   it('passing and failing assertions: exit 1, and a JUnit file with the right counts and the expected and found values', async () => {
     const result = await run(['run', 'mixed.http', '--env', 'sandbox', '--reporter', 'junit=out/mixed.xml'], passwordEnv);
     assert.equal(result.code, 1, result.stdout + result.stderr);

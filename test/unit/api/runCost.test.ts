@@ -1,7 +1,7 @@
 // The cost of a run before it starts: calls, the shortest time the limits allow, the share of each remaining quota.
 import * as assert from 'node:assert/strict';
 import { APPLICATION_LIMITS } from '../../../src/api/limits';
-import { describeRunCost, minimumRunMs, runCost, runNeedsConfirmation } from '../../../src/api/runCost';
+import { confirmationReasons, describeRunCost, formatRunTime, formatShare, minimumRunMs, runCost, runNeedsConfirmation } from '../../../src/api/runCost';
 
 describe('run cost', () => {
   it('takes the tightest limit: the first five at once, then a second per five, and a minute per 300', () => {
@@ -26,12 +26,31 @@ describe('run cost', () => {
     assert.equal(runNeedsConfirmation(cost, 25), false);
   });
 
-  it('says when a quota was not seen yet or is used up, and asks for a used-up one at any threshold', () => {
+  it('says when a quota is not known yet or is used up, and asks for both (a used-up one at any threshold)', () => {
     const cost = runCost(new Map([['org-new', 3], ['org-full', 1]]), APPLICATION_LIMITS, (org) => (org === 'org-full' ? { used: 5, limit: 5 } : undefined));
-    assert.equal(describeRunCost(cost), "4 calls, about 0 s at the limit, org-full's quota is used up, org-new's quota not seen yet");
+    assert.equal(describeRunCost(cost), "4 calls, < 1 s at the limit, org-full's quota is used up, org-new's remaining quota not known yet");
     assert.equal(runNeedsConfirmation(cost, 100), true);
-    const unseen = runCost(new Map([['org-new', 3]]), APPLICATION_LIMITS, () => undefined);
-    assert.equal(runNeedsConfirmation(unseen, 1), false, 'nothing known: nothing to ask about');
-    assert.equal(describeRunCost(runCost(new Map([[undefined, 1]]), APPLICATION_LIMITS, () => undefined)), '1 call, about 0 s at the limit');
+    assert.deepEqual(confirmationReasons(cost, 100), ["org-full's weekly quota is used up."], 'at 100 % only what is known to take it all');
+    const unseen = runCost(new Map([['org-new', 30]]), APPLICATION_LIMITS, () => undefined);
+    assert.equal(runNeedsConfirmation(unseen, 0.01), true, 'the share cannot be said: asked');
+    assert.deepEqual(confirmationReasons(unseen, 1), ["org-new's remaining weekly quota is not known yet: no answer in this session has said it."]);
+    assert.equal(runNeedsConfirmation(unseen, 100), false);
+    assert.equal(describeRunCost(runCost(new Map([[undefined, 1]]), APPLICATION_LIMITS, () => undefined)), '1 call, < 1 s at the limit');
+  });
+
+  it('rounds honestly: a share never shows as 0 %, under a second is < 1 s, long runs in minutes', () => {
+    const small = runCost(new Map([['org-rossi', 6]]), APPLICATION_LIMITS, () => ({ used: 0, limit: 10_000 }));
+    assert.equal(describeRunCost(small), "6 calls, about 1 s at the limit, < 0.1 % of org-rossi's remaining quota");
+    assert.deepEqual(confirmationReasons(small, 0.01), ["The run takes < 0.1 % of org-rossi's remaining weekly quota."], 'the reason says the share the question shows');
+    assert.deepEqual(confirmationReasons(small, 0.1), [], '0.06 % is under 0.1 %');
+    assert.equal(formatShare(0.05), '< 0.1');
+    assert.equal(formatShare(0.1), '0.1');
+    assert.equal(formatShare(9.96), '10');
+    assert.equal(formatShare(12.4), '12');
+    assert.equal(formatShare(0.05, 'it'), '< 0,1');
+    assert.equal(formatRunTime(0), '< 1 s at the limit');
+    assert.equal(formatRunTime(8000), 'about 8 s at the limit');
+    assert.equal(formatRunTime(59_000), 'about 59 s at the limit');
+    assert.equal(formatRunTime(299_000), 'about 5 min at the limit');
   });
 });

@@ -53,6 +53,24 @@ describe('tenant-api inputs', () => {
     assert.throws(() => readWorkspaceSettings({ env: 'Prod', cwd: folder }), (error: unknown) => error instanceof UsageError && /No environment "Prod".*known: default, Sandbox/.test(error.message));
   });
 
+  it('takes the editor\'s settings when the editor started the run (not the workspace file), unless --workspace names a folder', () => {
+    const editor = JSON.stringify({ 'tenantApi.environments': [{ name: 'Sandbox', authUrl: 'http://127.0.0.1:5501', baseUrl: 'http://127.0.0.1:5502' }], 'tenantApi.requestTimeoutSeconds': 9 });
+    const settings = readWorkspaceSettings({ env: 'Sandbox', cwd: folder, editorSettings: editor });
+    assert.deepEqual([settings.api.baseUrl, settings.api.requestTimeoutSeconds, settings.file], ['http://127.0.0.1:5502', 9, undefined]);
+    assert.equal(settings.source, "the editor's settings (user, workspace and folder)");
+    assert.equal(settings.place, settings.source, 'a missing setting is to be set in the editor');
+    const bare = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bare-'));
+    try {
+      assert.equal(readWorkspaceSettings({ cwd: bare, workspace: bare }).place, '.vscode/settings.json', 'no file: the file to create, not "no settings file"');
+    } finally {
+      fs.rmSync(bare, { recursive: true, force: true });
+    }
+    assert.equal(readWorkspaceSettings({ env: 'Sandbox', cwd: folder, editorSettings: editor, workspace: folder }).api.baseUrl, 'http://127.0.0.1:4402', '--workspace wins');
+    assert.equal(readWorkspaceSettings({ cwd: folder, editorSettings: '' }).source, path.join(folder, '.vscode', 'settings.json'));
+    assert.throws(() => readWorkspaceSettings({ cwd: folder, editorSettings: '[1]' }), (error: unknown) => error instanceof UsageError && /TENANT_API_EDITOR_SETTINGS is not a JSON object/.test(error.message));
+    assert.throws(() => readWorkspaceSettings({ env: 'Prod', cwd: folder, editorSettings: editor }), (error: unknown) => error instanceof UsageError && /No environment "Prod" in the editor's settings/.test(error.message));
+  });
+
   it('takes secrets from the environment or stdin lines (stdin wins), and masks every one of them', () => {
     const stdin = parseSecretLines('# secrets\nTENANT_API_PASSWORD=from-stdin-pw\n\nTENANT_API_KEY_EFAT=EFATKEY1234567\n');
     const credentials = readCredentials({ TENANT_API_USERNAME: 'mario', TENANT_API_PASSWORD: 'from-env-pw', TENANT_API_CLIENT_SECRET: 'cs-123456', TENANT_API_KEY_CORE: 'COREKEY1234567' }, stdin);
@@ -62,6 +80,9 @@ describe('tenant-api inputs', () => {
     assert.throws(() => parseSecretLines('password=x'), UsageError);
     assert.equal(chooseGrant(undefined, credentials), 'password');
     assert.equal(chooseGrant(undefined, readCredentials({})), 'client_credentials');
+    assert.equal(chooseGrant(undefined, readCredentials({}), true), 'device', 'nothing set, a person at the terminal: the device code flow');
+    assert.equal(chooseGrant(undefined, readCredentials({ TENANT_API_CLIENT_SECRET: 'cs-123456' }), true), 'client_credentials');
+    assert.equal(chooseGrant('password', readCredentials({}), true), 'password');
     assert.match(missingCredentials('client_credentials', readCredentials({}))!, /TENANT_API_CLIENT_SECRET/);
     assert.match(missingCredentials('password', readCredentials({ TENANT_API_USERNAME: 'u' }))!, /TENANT_API_PASSWORD/);
   });

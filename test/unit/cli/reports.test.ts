@@ -18,7 +18,7 @@ const assertion = (passed: boolean, text = '?? status == 200', actual = '200'): 
   passed,
   actual,
   expected: '200',
-  message: passed ? 'status == 200' : `status == 200 failed: found ${actual}`,
+  message: passed ? 'status == 200' : `status: expected 200, found ${actual}`,
 });
 
 function outcome(status: number | undefined, assertions?: AssertionResult[], error?: string): RunOutcome {

@@ -21,16 +21,29 @@ describe('requestInput', () => {
   it('checks paths', () => {
     assert.equal(validatePath('/api/configurazioni'), undefined);
     assert.match(validatePath('api/x') ?? '', /start with/);
-    assert.match(validatePath('https://evil.example/x') ?? '', /only the path/);
-    assert.match(validatePath('//evil.example/x') ?? '', /only the path/);
+    assert.equal(validatePath('https://api.example.com/v10/user-tenants'), undefined, 'an address, as request files take them');
+    assert.match(validatePath('ftp://evil.example/x') ?? '', /neither a path starting with "\/" nor an http\(s\) address/);
+    assert.match(validatePath('//evil.example/x') ?? '', /neither a path/);
+    assert.match(validatePath('localhost:8080/x') ?? '', /neither a path/);
     assert.match(validatePath('/a b') ?? '', /spaces/);
     assert.match(validatePath('') ?? '', /Enter a path/);
+  });
+
+  it('reads an address typed whole, with its method and query', () => {
+    assert.deepEqual(parseRequestLine('GET https://api.example.com/v10/user-tenants?a=1'), { method: 'GET', path: 'https://api.example.com/v10/user-tenants', query: { a: '1' } });
+    assert.equal(normalizeArgs({ method: 'GET', path: 'https://elsewhere.example.org/x?y=2' }).path, 'https://elsewhere.example.org/x');
   });
 
   it('checks JSON bodies', () => {
     assert.equal(validateJsonBody('{"a":1}'), undefined);
     assert.equal(validateJsonBody(''), undefined);
     assert.match(validateJsonBody('{a:1}') ?? '', /not valid JSON/);
+    assert.equal(
+      validateJsonBody('{\n  "a": 1\n  "b": 2\n}'),
+      "The body is not valid JSON: Expected ',' or '}' after property value (line 3, column 3)",
+      'where it breaks, as line and column, not a character position',
+    );
+    assert.match(validateJsonBody('{"a": {{id}}}') ?? '', /line 1, column 8/, 'Send Request fills no variable: a reference is no JSON');
   });
 
   it('parses extra headers and refuses the ones the extension sets', () => {
@@ -95,10 +108,10 @@ describe('a request typed on one line (Send Request\'s path step)', () => {
     assert.deepEqual(parseRequestLine('/api/configurazioni?a=1&b=2'), { method: 'GET', path: '/api/configurazioni', query: { a: '1', b: '2' } });
   });
 
-  it('says what is wrong: an unknown method, a path without "/", a host', () => {
-    assert.match((parseRequestLine('GETT /api/x') as { error: string }).error, /Unsupported method GETT/);
+  it('says what is wrong: an unknown method, a path without "/", an address that is not http(s)', () => {
+    assert.match((parseRequestLine('GETT /api/x') as { error: string }).error, /^Unsupported method GETT: did you mean GET\? Use one of: GET, POST/);
     assert.match((parseRequestLine('api/x') as { error: string }).error, /must start with "\/"/);
-    assert.match((parseRequestLine('GET https://example.com/api') as { error: string }).error, /only the path/);
+    assert.match((parseRequestLine('GET ftp://example.com/api') as { error: string }).error, /neither a path starting with "\/" nor an http\(s\) address/);
     assert.match((parseRequestLine('') as { error: string }).error, /Enter a path/);
   });
 });

@@ -104,6 +104,20 @@ describe('request outcome', () => {
     assert.deepEqual(rerun, [{ label: 'Re-run', resend: {} }], 'the same request, unchanged');
   });
 
+  it('a failure whose button fixes the cause and sends again says so in its notice instead of "try again"', () => {
+    const signedOut = outcomeOfError(apiErrors.signInRequired(), request);
+    assert.match(signedOut.summary, /Sign in and try again\./, 'the message, where no button sends it (a test result, a script)');
+    assert.equal(signedOut.notice, 'You are not signed in to the Tenant API. Sign in: the request goes as soon as you are.');
+    assert.equal(outcomeOfError(apiErrors.licenceMissing('efat'), request).notice, 'No licence key is set for the module "efat". Set one: the request goes as soon as it is set.');
+    for (const error of [apiErrors.unauthorizedAfterRefresh(details), apiErrors.licenceWrongModule('efat', details), apiErrors.licenceUnknown('efat', details), apiErrors.organizationStopped('Rossi')]) {
+      const outcome = outcomeOfError(error, request);
+      assert.ok(outcome.actions.some((next) => 'command' in next && next.resendAfter), error.message);
+      assert.match(outcome.notice ?? '', /goes (again )?as soon as/, error.message);
+      assert.doesNotMatch(outcome.notice ?? '', /try again|"Tenant API: /, 'no command to type, no try again');
+    }
+    assert.equal(outcomeOfError(apiErrors.timeout(30, details), request).notice, undefined, 'Retry is a button of its own: the message stays');
+  });
+
   it('covers every error kind', () => {
     const kinds = new Set(table.map(([error]) => error.kind));
     assert.deepEqual([...kinds].sort(), (Object.keys(ERROR_ACTIONS) as ApiErrorKind[]).sort());

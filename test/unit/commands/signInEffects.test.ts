@@ -13,7 +13,7 @@ function harness(signedIn: AccountInfo | undefined, accounts: () => Promise<Acco
   const effects: string[] = [];
   const subscription = followSignIn(
     { activeAccount: () => active, onDidChangeSessions: changes.event, getAccounts: accounts },
-    { clearCache: () => effects.push('clearCache'), stopWatches: () => effects.push('stopWatches'), restorePinned: () => effects.push('restorePinned') },
+    { clearCache: () => effects.push('clearCache'), stopWatches: () => effects.push('stopWatches'), resumeWatches: () => effects.push('resumeWatches') },
   );
   const become = (next: AccountInfo | undefined) => {
     active = next;
@@ -27,7 +27,7 @@ describe('sign-in effects', () => {
     const h = harness(account('mario'));
     assert.deepEqual(h.effects, []);
     await flush();
-    assert.deepEqual(h.effects, ['restorePinned']);
+    assert.deepEqual(h.effects, ['resumeWatches']);
   });
 
   it('a sign-out empties the cache and stops the watches; a sign-in empties it and starts the pinned ones', async () => {
@@ -35,7 +35,7 @@ describe('sign-in effects', () => {
     await flush();
     assert.deepEqual(h.effects, [], 'signed out at start: nothing');
     h.become(account('mario'));
-    assert.deepEqual(h.effects.splice(0), ['clearCache', 'restorePinned']);
+    assert.deepEqual(h.effects.splice(0), ['clearCache', 'resumeWatches']);
     h.become(account('mario'));
     assert.deepEqual(h.effects.splice(0), [], 'a refresh of the same account changes nothing');
     h.become(account('laura'));

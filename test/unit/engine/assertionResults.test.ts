@@ -4,19 +4,19 @@ import { failedAssertionDiagnostics, lineAfterEdit } from '../../../src/engine/a
 import { assertionCountCell, assertionSectionLines, assertionTotals } from '../../../src/views/assertionSection';
 
 const passed: AssertionResult = { line: 2, text: '?? status == 200', passed: true, actual: '200', expected: '200', message: 'status == 200' };
-const failed: AssertionResult = { line: 3, text: '?? body $.name == Bianchi', passed: false, actual: 'Rossi', expected: 'Bianchi', message: 'body $.name == Bianchi failed: found Rossi' };
-const exists: AssertionResult = { line: 4, text: '?? header etag exists', passed: false, actual: 'missing', expected: '', message: 'header etag exists failed: found missing' };
+const failed: AssertionResult = { line: 3, text: '?? body $.name == Bianchi', passed: false, actual: 'Rossi', expected: 'Bianchi', message: 'body $.name: expected Bianchi, found Rossi' };
+const exists: AssertionResult = { line: 4, text: '?? header etag exists', passed: false, actual: 'missing', expected: '', message: 'header etag: expected exists, found missing' };
 
 describe('assertion results in the editor', () => {
-  it('the response tab\'s section counts them and says each one, passed or failed, with expected and actual', () => {
+  it('the response tab\'s section counts them and says each one, passed or failed, with expected and found', () => {
     assert.deepEqual(assertionSectionLines([passed, failed, exists]), [
       '',
       'Assertions: 1 passed, 2 failed',
-      '  passed · line 3 · ?? status == 200 · expected 200, actual 200',
-      '  FAILED · line 4 · ?? body $.name == Bianchi · expected Bianchi, actual Rossi',
-      '      body $.name == Bianchi failed: found Rossi',
-      '  FAILED · line 5 · ?? header etag exists · actual missing',
-      '      header etag exists failed: found missing',
+      '  passed · line 3 · ?? status == 200 · expected 200, found 200',
+      '  FAILED · line 4 · ?? body $.name == Bianchi',
+      '      body $.name: expected Bianchi, found Rossi',
+      '  FAILED · line 5 · ?? header etag exists',
+      '      header etag: expected exists, found missing',
     ]);
     assert.deepEqual(assertionSectionLines(undefined), []);
     assert.deepEqual(assertionSectionLines([]), []);
@@ -33,11 +33,11 @@ describe('assertion results in the editor', () => {
     assert.equal(assertionTotals([undefined, []]), undefined);
   });
 
-  it('a failed one is a problem over its text, with expected and actual; a passed one, or a line edited since, is none', () => {
+  it('a failed one is a problem over its text saying which value was expected and found; a passed one, or a line edited since, is none', () => {
     const lines = ['GET /x', '', '?? status == 200', '  ?? body $.name == Bianchi', '?? header etag exists'];
     assert.deepEqual(failedAssertionDiagnostics([passed, failed, exists], (line) => lines[line]), [
-      { line: 3, start: 2, end: 27, message: 'Assertion failed: ?? body $.name == Bianchi (expected Bianchi, actual Rossi)' },
-      { line: 4, start: 0, end: 21, message: 'Assertion failed: ?? header etag exists (actual missing)' },
+      { line: 3, start: 2, end: 27, message: 'body $.name: expected Bianchi, found Rossi' },
+      { line: 4, start: 0, end: 21, message: 'header etag: expected exists, found missing' },
     ]);
     const edited = [...lines];
     edited[3] = '?? body $.name == Rossi';
@@ -46,10 +46,11 @@ describe('assertion results in the editor', () => {
   });
 
   it('cuts a long value in the message', () => {
-    const long = { ...failed, actual: 'x'.repeat(500) };
+    const long = { ...failed, actual: 'x'.repeat(500), message: `body $.name: expected Bianchi, found ${'x'.repeat(500)}` };
     const [item] = failedAssertionDiagnostics([long], () => failed.text);
     assert.ok(item.message.length < 300);
-    assert.ok(item.message.endsWith('…)'));
+    assert.ok(item.message.startsWith('body $.name: expected Bianchi, found xxx'));
+    assert.ok(item.message.endsWith('…'));
   });
 
   it('an edit removes the problem of the lines it touched and moves those below it', () => {

@@ -141,7 +141,10 @@ describe('assertion lines', () => {
 
     it('says what it found when an assertion fails, and why a path could not be read', () => {
       const failed = evaluateAssertion(parsed('?? status == 201'), ditte);
-      assert.deepEqual([failed.actual, failed.expected, failed.message], ['200', '201', 'status == 201 failed: found 200']);
+      assert.deepEqual([failed.actual, failed.expected, failed.message], ['200', '201', 'status: expected 201, found 200']);
+      assert.equal(evaluateAssertion(parsed('?? body $.dimensionePagina == 2'), response('{"dimensionePagina": 1}')).message, 'body $.dimensionePagina: expected 2, found 1', 'which value, expected and found');
+      assert.equal(evaluateAssertion(parsed('?? status < 200'), ditte).message, 'status: expected < 200, found 200', 'another operator is part of what was expected');
+      assert.equal(evaluateAssertion(parsed('?? header x-missing exists'), ditte).message, 'header x-missing: expected exists, found missing');
       const missing = evaluateAssertion(parsed('?? header x-missing == a'), ditte);
       assert.equal(missing.actual, 'missing');
       const notJson = evaluateAssertion(parsed('?? body $.a exists'), response('<html/>'));

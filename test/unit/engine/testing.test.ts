@@ -113,14 +113,14 @@ describe('engine/testing: request files as tests', () => {
     assert.deepEqual(calls.map((request) => request.index), [1, 0, 1]);
   });
 
-  it('passes when every assertion passes, fails at each failed assertion\'s line with expected and actual', async () => {
+  it('passes when every assertion passes, fails at each failed assertion\'s line with which value was expected and found (a single value is no diff)', async () => {
     const { runner, document } = runnerWith({ '/api/configurazioni': { status: 200, body: {} }, '/api/items/7': { status: 200, body: { name: 'Luigi', n: 1 } }, '/api/sessioni': { status: 201, body: { id: 7 } } });
     const passed = verdictOf(await runner.send(document(FILE), 1), false);
     assert.deepEqual(passed, { kind: 'passed', durationMs: 12 });
     const failed = verdictOf(await runner.send(document(FILE), 2), false);
     assert.equal(failed.kind, 'failed');
     assert.deepEqual(failed.kind === 'failed' && failed.failures, [
-      { line: 10, message: 'body $.name == "Mario" failed: found Luigi', expected: '"Mario"', actual: 'Luigi', diff: true },
+      { line: 10, message: 'body $.name: expected "Mario", found Luigi', expected: '"Mario"', actual: 'Luigi', diff: false },
     ]);
   });
 

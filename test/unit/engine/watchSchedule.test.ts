@@ -38,6 +38,8 @@ describe('watch schedule', () => {
   });
 
   it('is next due an interval after the previous call; a test time scale shrinks the minute, never the rule', () => {
+    assert.equal(nextDueAt(undefined, 60, 1, 5000), 5000, 'the first look is at once');
+    assert.equal(nextDueAt(undefined, 60, 0.01, 5000), 5000);
     assert.equal(nextDueAt(1000, 60), 61_000);
     assert.equal(nextDueAt(1000, 120), 121_000);
     assert.equal(nextDueAt(1000, 5), 61_000, 'a 5 s interval is still a minute');
@@ -56,7 +58,7 @@ describe('watch schedule', () => {
     assert.equal(watchCallsPerHour([1]), 60, 'a bad interval costs what the clamped one does');
   });
 
-  it('stops for one of four reasons only', () => {
-    assert.deepEqual([...WATCH_STOP_REASONS], ['errorAnswer', 'signedOut', 'environmentSwitched', 'stoppedByUser']);
+  it('stops for one of five reasons only', () => {
+    assert.deepEqual([...WATCH_STOP_REASONS], ['errorAnswer', 'signedOut', 'environmentSwitched', 'environmentRemoved', 'stoppedByUser']);
   });
 });

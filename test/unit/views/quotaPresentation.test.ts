@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { QuotaReading } from '../../../src/api/types';
 import {
+  formatSeen,
   presentQuota,
   selectReading,
   severityFor,
@@ -23,10 +24,10 @@ describe('quotaPresentation', () => {
     assert.equal(presentQuota(reading({ used: 12345, limit: 100000 }), { now, locale: 'it' }).text, '$(pulse) 12.345/100.000');
   });
 
-  it('puts organization, key, used, limit, percent and when it was seen in the tooltip', () => {
+  it('puts organization, used, limit, percent and when it was seen in the tooltip; no one key of the organization is named', () => {
     const tooltip = presentQuota(reading(), { now }).tooltip.join('\n');
-    assert.match(tooltip, /Rossi S\.p\.A\./);
-    assert.match(tooltip, /Chiave EFAT \(efat\)/);
+    assert.match(tooltip, /\*\*Organization:\*\* Rossi S\.p\.A\. \(one weekly quota for all its licence keys\)/);
+    assert.doesNotMatch(tooltip, /Chiave EFAT|efat/, 'the quota is the organization\'s, not the key\'s the last call carried');
     assert.match(tooltip, /1,234 of 10,000 \(12\.3 %\)/);
     assert.match(tooltip, /2 min ago/);
   });
@@ -86,5 +87,13 @@ describe('quotaPresentation', () => {
     assert.equal(rows[0].description, '9,600/10,000 · 96 %');
     assert.equal(rows[1].severity, 'error');
     assert.match(rows[1].detail, /calls stopped/);
+    assert.doesNotMatch(rows.map((row) => row.detail).join('\n'), /Chiave EFAT|efat/, 'no one key of the organization is named');
+  });
+
+  it('says when a reading was seen in the editor\'s locale, with its hour cycle', () => {
+    const seenAt = new Date(2026, 10, 22, 15, 4, 5).getTime();
+    assert.equal(formatSeen(seenAt, seenAt + 90_000, 'en'), '03:04:05 PM (2 min ago)');
+    assert.equal(formatSeen(seenAt, seenAt + 90_000, 'it'), '15:04:05 (2 min ago)');
+    assert.equal(formatSeen(seenAt, seenAt + 3 * 3600_000, 'it'), '22 nov 2026, 15:04:05');
   });
 });

@@ -32,10 +32,11 @@ function bodyOf(text: string): string {
 
 describe('responseFormat', () => {
   it('puts method, URL, status, time, size and Service-Limit-Info in a comment block above the body', () => {
-    const { text, languageId } = formatResponse(response(), { receivedAt: Date.UTC(2026, 10, 22, 10, 0, 0) });
+    const { text, languageId } = formatResponse(response(), { receivedAt: new Date(2026, 10, 22, 10, 0, 0).getTime() });
     const header = text.split('\n').filter((line) => line.startsWith('//'));
     assert.equal(header[0], '// GET http://127.0.0.1:9/efat/api/v1/ditte?pagina=1');
-    assert.equal(header[1], '// 200 OK · 42 ms · 59 B · 2026-11-22T10:00:00.000Z');
+    assert.equal(header[1], '// 200 OK · 42 ms · 59 B · Nov 22, 2026, 10:00:00 AM', 'when it came, in the editor\'s locale and time zone');
+    assert.match(formatResponse(response(), { receivedAt: new Date(2026, 10, 22, 15, 0, 0).getTime(), locale: 'it' }).text, /^\/\/ 200 OK · 42 ms · 59 B · 22 nov 2026, 15:00:00$/m);
     assert.ok(header.includes('// Service-Limit-Info: api-usage=12/1000'));
     assert.ok(header.includes('//   x-request-id: abc'));
     assert.equal(languageId, 'jsonc');

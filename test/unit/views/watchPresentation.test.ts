@@ -2,12 +2,22 @@
 import * as assert from 'node:assert/strict';
 import { bodyDiff } from '../../../src/engine/bodyDiff';
 import { WATCH_STOP_REASONS } from '../../../src/engine/watchSchedule';
-import { cachedAge, watchStatusText, watchStopMessage, watchTabLines } from '../../../src/views/watchPresentation';
+import { cachedAge, watchPauseMessage, watchResumeMessage, watchStatusText, watchStopMessage, watchTabLines } from '../../../src/views/watchPresentation';
 
 describe('watch presentation', () => {
   it('counts the watches and their calls per hour', () => {
     assert.equal(watchStatusText(1, 60), '1 watch · 60 calls/h');
     assert.equal(watchStatusText(2, 120), '2 watches · 120 calls/h');
+    assert.equal(watchStatusText(3, 60, 2), '1 watch · 60 calls/h · 2 paused', 'paused watches make no calls');
+    assert.equal(watchStatusText(1, 0, 1), '1 watch paused', 'none running: no count of calls');
+    assert.equal(watchStatusText(2, 0, 2), '2 watches paused');
+  });
+
+  it('says which watches paused, for which environment, and when they come back', () => {
+    assert.equal(watchPauseMessage(['GET riepilogo · BA-PR'], 'Default', 'Beta'), 'Paused watching GET riepilogo · BA-PR: "Beta" is active now. It resumes when you switch back to "Default".');
+    assert.equal(watchPauseMessage(['a', 'b'], 'Default', 'Beta'), 'Paused 2 watches of "Default" while "Beta" is active. They resume when you switch back.');
+    assert.equal(watchResumeMessage(['GET riepilogo · BA-PR'], 'Default'), 'Resumed watching GET riepilogo · BA-PR: "Default" is active again.');
+    assert.equal(watchResumeMessage(['a', 'b'], 'Default'), 'Resumed 2 watches: "Default" is active again.');
   });
 
   it('says a cached answer\'s age', () => {
@@ -25,13 +35,14 @@ describe('watch presentation', () => {
     const diff = bodyDiff('{"a":1}', '{"a":2}');
     const lines = watchTabLines({ intervalSeconds: 60, checkedAt: at, lastChange: { at, diff }, first: false });
     assert.deepEqual(lines, [
-      'Watching: sent again every 60 s (Stop Watch ends it); checked at 09:05:07',
-      'last changed at 09:05:07 (+1 −1 lines); what changed:',
+      'Watching: sent again every 60 s (Stop Watch ends it); checked at 09:05:07 AM',
+      'last changed at 09:05:07 AM (+1 −1 lines); what changed:',
       '    {',
       '  -   "a": 1',
       '  +   "a": 2',
       '    }',
     ]);
+    assert.match(watchTabLines({ intervalSeconds: 60, checkedAt: at, lastChange: { at, diff }, first: false }, 'it')[0], /checked at 09:05:07$/, 'the locale\'s own hour cycle');
     assert.match(watchTabLines({ intervalSeconds: 60, checkedAt: at, first: true }).join('\n'), /First answer of the watch/);
     assert.match(watchTabLines({ intervalSeconds: 60, checkedAt: at, first: false }).join('\n'), /No change since the watch started/);
   });

@@ -1,6 +1,6 @@
 // Run Request File in Terminal, as a person runs it: a request file open, the palette,
 // the command's title, Enter; a terminal named tenant-api opens in the file's folder running the
-// bundled runner. Light: what the runner then does is proven by test/http/cli.
+// bundled runner. Light: what the runner then does is proven by test/http/cli and dailyUse.test.ts.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -23,7 +23,7 @@ describe('Run Request File in Terminal', function () {
   });
 
   after(async () => {
-    for (const terminal of vscode.window.terminals.filter((candidate) => candidate.name === 'tenant-api')) terminal.dispose();
+    for (const terminal of vscode.window.terminals.filter((candidate) => candidate.name.startsWith('tenant-api'))) terminal.dispose();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     if (folder) fs.rmSync(folder, { recursive: true, force: true });
   });
@@ -37,10 +37,10 @@ describe('Run Request File in Terminal', function () {
     await driver.type('Tenant API: Run Request File in Terminal');
     await driver.waitFor(`${ROW}:has-text("Run Request File in Terminal")`, { timeoutMs: 10_000 });
     await driver.press('Enter');
-    const terminal = await waitFor(() => vscode.window.terminals.find((candidate) => candidate.name === 'tenant-api'), { timeoutMs: 20_000, what: 'the tenant-api terminal' });
+    const terminal = await waitFor(() => vscode.window.terminals.find((candidate) => candidate.name.startsWith('tenant-api · ')), { timeoutMs: 20_000, what: 'the tenant-api terminal, named after the environment' });
     assert.equal(vscode.window.terminals.length, before + 1);
     const options = terminal.creationOptions as vscode.TerminalOptions;
     assert.equal(vscode.Uri.file(String(options.cwd)).fsPath, vscode.Uri.file(folder).fsPath, 'the terminal starts in the folder of the file (no workspace folder holds it)');
-    await driver.waitFor('.notifications-toasts :text("TENANT_API_CLIENT_SECRET")', { timeoutMs: 10_000 });
+    assert.ok(options.env && 'TENANT_API_EDITOR_SETTINGS' in options.env, 'the editor\'s settings go through the terminal\'s environment (dailyUse.test.ts runs it)');
   });
 });

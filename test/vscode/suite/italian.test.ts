@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { driver } from './helpers/driver';
 import { signInSuite } from './helpers/signInSuite';
-import { setLicenceKeys, signInAs, signOutEveryone, waitFor } from './helpers/workbench';
+import { extensionExports, setLicenceKeys, signInAs, signOutEveryone, waitFor, workbenchApi } from './helpers/workbench';
 
 const SIDEBAR = '[id="workbench.parts.sidebar"]';
 
@@ -135,5 +135,89 @@ const inItalian = vscode.env.language.startsWith('it');
     const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', document.uri, new vscode.Position(0, 6));
     const tenants = list.items.find((item) => (typeof item.label === 'string' ? item.label : item.label.label) === '/v10/user-tenants');
     assert.match(String(tenants?.detail), /Tenant dell'utente/, list.items.map((item) => `${JSON.stringify(item.label)} ${item.detail}`).join(' | '));
+  });
+});
+
+// Issue 36 (daily use, second round): the texts it changed, as an Italian user meets them. Laura (one
+// tenant, Bianchi's keys) against a sandbox of her own: no call of this session has counted against
+// Bianchi when the first Send All asks.
+(inItalian ? describe : () => undefined)('Italian display language: daily use, second round (cost, bodies, assertions, watch, quota, notices)', function (this: Mocha.Suite) {
+  this.timeout(120_000);
+  const suite = signInSuite({});
+  let folder: string;
+
+  before(async function () {
+    if (!driver.available()) return this.skip();
+    folder = fs.mkdtempSync(path.join(os.tmpdir(), 'italian-daily-'));
+    await signInAs(suite.sandbox, 'laura.verdi');
+    await setLicenceKeys(suite.sandbox, 'org-bianchi');
+  });
+
+  afterEach(async () => {
+    await driver.showDialogs(false);
+    await vscode.commands.executeCommand('notifications.clearAll');
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    if (folder) fs.rmSync(folder, { recursive: true, force: true });
+  });
+
+  async function open(name: string, text: string): Promise<vscode.TextEditor> {
+    const file = path.join(folder, name);
+    fs.writeFileSync(file, text);
+    return vscode.window.showTextDocument(vscode.Uri.file(file), { viewColumn: vscode.ViewColumn.One, preview: false });
+  }
+
+  it('the first Send All asks, saying in Italian that the remaining quota is not known yet', async () => {
+    const editor = await open('costo.http', Array.from({ length: 6 }, (_, index) => `GET /api/configurazioni?pagina=${index + 1}`).join('\n\n###\n') + '\n');
+    await driver.showDialogs(true);
+    const running = Promise.resolve(vscode.commands.executeCommand('tenantApi.requestFile.sendAll', editor.document.uri));
+    const question = await driver.clickDialogButton('Annulla', { timeoutMs: 30_000 });
+    await running;
+    await driver.screenshot('italian-cost-unknown');
+    assert.match(question, /^Invia tutte fa 6 chiamate, circa 1 s al limite, quota residua di Bianchi Alimentari S\.p\.A\. non ancora nota\. Inviarle\?/);
+    assert.match(question, /La quota settimanale residua di Bianchi Alimentari S\.p\.A\. non è ancora nota: nessuna risposta di questa sessione l'ha indicata\./);
+  });
+
+  it('a broken body is asked about at its line and column; a failed assertion says what was expected and found', async () => {
+    const editor = await open('corpo.http', ['POST /api/configurazioni', 'Content-Type: application/json', '', '{', '  "a": 1', '  "b": 2', '}', ''].join('\n'));
+    await driver.showDialogs(true);
+    const declined = Promise.resolve(vscode.commands.executeCommand('tenantApi.requestFile.send', editor.document.uri, 0));
+    assert.match(await driver.clickDialogButton('Annulla', { timeoutMs: 20_000 }), /^Il corpo non è JSON valido \(riga 6, colonna 3\)\. Inviarlo comunque\?/);
+    assert.deepEqual(((await declined) as { error?: unknown }).error, { kind: 'cancelled', message: 'Non inviata: il corpo non è JSON valido.' });
+    await driver.showDialogs(false);
+
+    const checked = await open('verifica.http', 'GET /api/configurazioni?dimensionePagina=1\n?? status == 201\n?? body $.dimensionePagina == 2\n');
+    await vscode.commands.executeCommand('tenantApi.requestFile.send', checked.document.uri, 0);
+    const problems = await waitFor(() => {
+      const found = vscode.languages.getDiagnostics(checked.document.uri).filter((diagnostic) => diagnostic.code === 'assertionFailed');
+      return found.length === 2 ? found.map((diagnostic) => diagnostic.message) : undefined;
+    }, { what: 'the two failed assertions at their lines' });
+    assert.deepEqual(problems, ['status: atteso 201, trovato 200', 'body $.dimensionePagina: atteso 2, trovato 1']);
+  });
+
+  it('Watch says in Italian that it sends now; the quota tooltip names the organization, its times 24-hour', async () => {
+    await vscode.commands.executeCommand('tenantApi.watch', { path: '/api/configurazioni' });
+    try {
+      await waitFor(async () => (await driver.notifications()).find((message) => message === 'Osservo GET configurazioni: inviata ora, poi ogni 60 s.'), { what: 'the watch notification in Italian' });
+    } finally {
+      const watches = ((await extensionExports()) as unknown as { watches: { list(): Array<{ id: number }> } }).watches;
+      for (const watch of watches.list()) await vscode.commands.executeCommand('tenantApi.stopWatch', watch.id);
+    }
+    const status = await waitFor(async () => {
+      const current = (await workbenchApi()).statusBar();
+      return current.organization ? current : undefined;
+    }, { what: 'a reading in the status bar' });
+    assert.match(status.tooltip, /\*\*Organizzazione:\*\* Bianchi Alimentari S\.p\.A\. \(una quota settimanale per tutte le sue chiavi di licenza\)/);
+    assert.match(status.tooltip, /\*\*Rilevato:\*\* \d\d:\d\d:\d\d \(/);
+    assert.doesNotMatch(status.tooltip, /[AP]M/);
+  });
+
+  it('signed out, the notification says the request goes once signed in, not to try again', async () => {
+    await signOutEveryone();
+    await vscode.commands.executeCommand('tenantApi.sendRequest', { method: 'GET', path: '/api/configurazioni' });
+    const notice = await waitFor(async () => (await driver.notifications()).find((message) => message.startsWith('Non hai effettuato l\'accesso a Tenant API.')), { what: 'the sign-in notice' });
+    assert.equal(notice, 'Non hai effettuato l\'accesso a Tenant API. Accedi: la richiesta parte appena hai effettuato l\'accesso.');
   });
 });

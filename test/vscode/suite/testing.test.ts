@@ -138,7 +138,7 @@ describe('Testing view', function () {
     // What the user sees: the view's summary of the run, and each test's state in the tree.
     await viewSays(/^1\/3$/m);
     const failed = report.results.find((result) => result.label === 'failsOnPurpose')!;
-    assert.deepEqual(failed.messages.map((message) => [message.line, message.message, message.diff]), [[8, 'status == 201 failed: found 200', false]]);
+    assert.deepEqual(failed.messages.map((message) => [message.line, message.message, message.diff]), [[8, 'status: expected 201, found 200', false]]);
     const body = report.results.find((result) => result.label === 'line 12')!;
     assert.deepEqual(body.messages.map((message) => [message.line, message.diff]), [[13, true]], 'a body comparison is a diff');
 
@@ -150,7 +150,7 @@ describe('Testing view', function () {
     await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
     await driver.waitFor('.editor-group-container.active .monaco-editor.focused', { timeoutMs: 10_000 });
     await vscode.commands.executeCommand('testing.openOutputPeek');
-    await driver.waitFor('.monaco-editor .peekview-widget:has-text("status == 201 failed: found 200")', { timeoutMs: 15_000 });
+    await driver.waitFor('.monaco-editor .peekview-widget:has-text("status: expected 201, found 200")', { timeoutMs: 15_000 });
     await waitFor(() => vscode.window.activeTextEditor?.selection.active.line === 8 || undefined, { what: 'the cursor at the failed assertion (line 9)' });
     await driver.screenshot('testing-failure-at-line');
     await driver.press('Escape');

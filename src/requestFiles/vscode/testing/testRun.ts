@@ -114,19 +114,21 @@ export async function runTests(request: vscode.TestRunRequest, token: vscode.Can
   const name = costText ? vscode.l10n.t('Tenant API tests: {0}', costText) : vscode.l10n.t('Tenant API tests');
   const run = deps.controller.createTestRun(request, name, true);
   const report: TestRunReport = { name, cost: costText, results: [] };
-  const everyItem = [...new Set(suites.flatMap((suite) => suite.targets))];
-  for (const item of everyItem) run.enqueued(item);
+  // Every test of the run ends with a state of its own: one left queued would show so until the next run.
+  const waiting = new Set(suites.flatMap((suite) => suite.targets));
+  for (const item of waiting) run.enqueued(item);
   if (costText) run.appendOutput(`${vscode.l10n.t('Cost of this run: {0}', costText)}\r\n`);
   try {
     if (!(await mayStart(calls, cost, deps.environment())) || token.isCancellationRequested) {
-      for (const item of everyItem) run.skipped(item);
       run.appendOutput(`${vscode.l10n.t('Not started: nothing was sent.')}\r\n`);
       return { ...report, declined: true };
     }
-    await withConfirmedCalls(deps.environment().id, () => sendSuites(suites, run, token, deps, report));
+    await withConfirmedCalls(deps.environment().id, () => sendSuites(suites, run, token, deps, report, (item) => waiting.delete(item)));
     return report;
   } finally {
-    // Whatever happens, the run ends: the view never shows it running forever.
+    // Whatever happens (a declined question, Cancel, a question or a send that throws), the tests not
+    // reported are skipped and the run ends: the view never shows them queued or running.
+    for (const item of waiting) run.skipped(item);
     run.end();
   }
 }
@@ -145,8 +147,18 @@ function cellVerdict(result: CellResult, cancelled: boolean): TestVerdict {
   return verdictOf(result.outcome, cancelled);
 }
 
-/** Each suite's cells in order; Cancel aborts the call in flight and skips it and the rest. Each item's cells (its rows) make one verdict. */
-async function sendSuites(suites: readonly Suite[], run: vscode.TestRun, token: vscode.CancellationToken, deps: TestRunDeps, report: TestRunReport): Promise<void> {
+/**
+ * Each suite's cells in order; Cancel aborts the call in flight and skips it and the rest. Each item's
+ * cells (its rows) make one verdict. `reported` is told of each item given its state.
+ */
+async function sendSuites(
+  suites: readonly Suite[],
+  run: vscode.TestRun,
+  token: vscode.CancellationToken,
+  deps: TestRunDeps,
+  report: TestRunReport,
+  reported: (item: vscode.TestItem) => void,
+): Promise<void> {
   const abort = new AbortController();
   const listener = token.onCancellationRequested(() => abort.abort());
   try {
@@ -165,7 +177,10 @@ async function sendSuites(suites: readonly Suite[], run: vscode.TestRun, token: 
         if (verdict.kind === 'errored' && result.kind === 'ran') report.firstError ??= { outcome: result.outcome, item: suite.targets[at] };
         byItem.set(suite.targets[at], [...(byItem.get(suite.targets[at]) ?? []), { verdict, cell: result.cell }]);
       });
-      for (const [item, verdicts] of byItem) reportVerdict(run, item, suite.document, combineVerdicts(verdicts), report);
+      for (const [item, verdicts] of byItem) {
+        reportVerdict(run, item, suite.document, combineVerdicts(verdicts), report);
+        reported(item);
+      }
     }
   } finally {
     listener.dispose();
