@@ -7,7 +7,7 @@
  * ConnectionProblemError and give up at once (sending again meets the same proxy or certificate).
  */
 import * as l10n from '../common/l10n';
-import type { FetchFunction } from './httpTransport';
+import type { FetchFunction } from './types';
 import { displayProxy } from './proxyRules';
 
 export type CertificateProblem = 'selfSigned' | 'unknownAuthority' | 'expired' | 'notYetValid' | 'wrongHost' | 'other';

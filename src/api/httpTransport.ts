@@ -1,7 +1,8 @@
 import type { Clock } from '../common/clock';
 import { ConnectionProblemError, describeNetworkError } from './connectionProblems';
+import type { FetchFunction } from './types';
 
-export type FetchFunction = (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
+export type { FetchFunction };
 
 /** Why one exchange ended without a complete response (a proxy or certificate problem: see connectionProblems). */
 export type TransportFailure = 'timeout' | 'cancelled' | 'network' | 'proxy' | 'certificate';

@@ -3,9 +3,19 @@
  */
 import type { AccessTokenSource } from '../common/sessions';
 import type { Event } from '../common/event';
-import type { UsageSample } from './usageHistory';
 
 export type { AccessTokenSource };
+
+/** The fetch every call goes through: the editor's (the user's proxy settings) or the runner's. */
+export type FetchFunction = (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
+
+/** One weekly usage reading of an organization (usageHistory.ts keeps them). */
+export interface UsageSample {
+  used: number;
+  limit: number;
+  /** Epoch ms (wall clock) of the response that carried it. */
+  at: number;
+}
 
 export type HttpMethod = 'GET' | 'HEAD' | 'OPTIONS' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

@@ -4,14 +4,9 @@
  * started again). Fed by the quota tracker's events, so readings relayed from other windows count
  * too. Memory only, bounded per organization. No `vscode` here.
  */
-import type { QuotaReading } from './types';
+import type { QuotaReading, UsageSample } from './types';
 
-export interface UsageSample {
-  used: number;
-  limit: number;
-  /** Epoch ms (wall clock) of the response that carried it. */
-  at: number;
-}
+export type { UsageSample };
 
 const DEFAULT_MAX_SAMPLES = 512;
 
