@@ -131,7 +131,7 @@ describe('README pictures of the workbench', function () {
     editor.selection = new vscode.Selection(0, 0, 0, 0);
     await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
     await vscode.commands.executeCommand('testing.openOutputPeek');
-    await driver.waitFor('.monaco-editor .peekview-widget:has-text("failed")', { timeoutMs: 15_000 });
+    await driver.waitFor('.monaco-editor .peekview-widget:has-text("expected 2, found 1")', { timeoutMs: 15_000 });
     await savePicture('screenshot-testing.png');
     await driver.press('Escape');
   });
