@@ -153,7 +153,9 @@ const handlers: Record<string, Handler> = {
   async press(body, target) {
     const keys = Array.isArray(body.keys) ? body.keys.map(String) : [str(body, 'keys')];
     const page = pageOf(body, target);
-    for (const key of keys) await page.keyboard.press(key);
+    // On an element: focused first, in the same step, so a key never lands where the focus moved meanwhile.
+    const on = str(body, 'selector', false) ? locatorOf(body, page) : undefined;
+    for (const key of keys) await (on ? on.press(key, { timeout: num(body, 'timeoutMs', defaultTimeoutMs) }) : page.keyboard.press(key));
     return {};
   },
   async type(body, target) {

@@ -90,7 +90,8 @@ describe('request file quick fixes', function () {
     for (let step = 0; step < 10; step++) {
       await driver.waitFor(focused, { timeoutMs: 5_000 });
       if ((await driver.text(focused)).includes(title)) {
-        await driver.press('Enter');
+        // On the row: an Enter sent after a notification closed the menu would go into the file.
+        await driver.press('Enter', { on: focused, timeoutMs: 2_000 });
         return true;
       }
       await driver.press('ArrowDown');

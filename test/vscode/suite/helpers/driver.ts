@@ -108,9 +108,13 @@ export const driver = {
   async text(target: Target, options: { page?: PageRef; timeoutMs?: number } = {}): Promise<string> {
     return (await call<{ text: string }>('text', { ...targetBody(target), ...options }, options.timeoutMs)).text;
   },
-  /** Playwright key names: 'Enter', 'Escape', 'Control+Shift+P', 'F1'; several are pressed in turn. */
-  async press(keys: string | string[], options: { page?: PageRef } = {}): Promise<void> {
-    await call('press', { keys, ...options });
+  /**
+   * Playwright key names: 'Enter', 'Escape', 'Control+Shift+P', 'F1'; several are pressed in turn.
+   * `on`: the element that takes them (focused first; an error when it is not there within `timeoutMs`).
+   */
+  async press(keys: string | string[], options: { page?: PageRef; on?: string; timeoutMs?: number } = {}): Promise<void> {
+    const { on, ...rest } = options;
+    await call('press', { keys, ...rest, ...(on ? { selector: on } : {}) }, options.timeoutMs);
   },
   async type(text: string, options: { page?: PageRef; delayMs?: number } = {}): Promise<void> {
     await call('type', { text, ...options });
