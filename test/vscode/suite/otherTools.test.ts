@@ -100,7 +100,8 @@ describe('other tools in and out', function () {
     for (let attempt = 1; ; attempt++) {
       await driver.click(`${WIDGET} .monaco-button:has-text("Import")`, { timeoutMs: 10_000 });
       try {
-        await driver.waitFor(TITLE('Postman collections and environments to import'), { state: 'hidden', timeoutMs: 5_000 });
+        // Long enough for a loaded machine's extension host to take the answer; a lost click is clicked again after it.
+        await driver.waitFor(TITLE('Postman collections and environments to import'), { state: 'hidden', timeoutMs: 15_000 });
         break;
       } catch (error) {
         if (attempt === 3) throw error;
