@@ -6,11 +6,22 @@
 // webviewPage makes, and the bundled webview script (dist/webview/table.js, built first) in a real
 // Chromium (/usr/bin/chromium through playwright-core, as the in-editor tests drive it). The page talks to
 // the session through the same messages as in the editor, over Playwright's bridge instead of VS Code's.
-// VS Code's own time to create a panel is not in it (the in-editor test table.test.ts logs the whole).
+//
+// What the user waits for after the click is three things: the model and the page's data (ours, timed
+// here), VS Code making the panel (a webview frame and its renderer process: VS Code's, the same for any
+// extension's webview, and not reproduced here), and the page loading and drawing its first screen
+// (ours, timed here in a page that exists already, as VS Code's frame does when it is given our HTML).
+// The target is on ours. The closest figure for VS Code's part is printed beside it: a blank page opened
+// from nothing (a new page, its process, a navigation, two frames); the in-editor test
+// tableAndUsage.test.ts logs the whole from the click inside a real VS Code.
+// The first screen is stamped by the page itself (a frame drawn after the one that first held row 0),
+// so that Playwright's own machinery for waiting (its injected script, ~0.2-0.5 s of the page's CPU on
+// its first use) is not counted: VS Code has none of it.
 // Then scrolling: the grid is scrolled through 200 screens, one per animation frame, and the frames
 // longer than 50 ms and the screens still showing "Loading…" rows are counted.
 // Target: the first screen within 1000 ms at 100,000 rows (wall time, so a loaded machine measures the
-// others too: the CPU time of the model's part is printed beside it, and the load average).
+// others too: the CPU time of the model's part and of the browser is printed beside it, and the load
+// average).
 // Writes test/bench/results/table.json.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -47,12 +58,23 @@ async function assetServer(): Promise<{ origin: string; setPage(html: string): v
   return { origin, setPage: (value) => (html = value), close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-/** The page's side of the bridge: acquireVsCodeApi posting to Node, Node's updates arriving as window messages. */
+/**
+ * The page's side of the bridge: acquireVsCodeApi posting to Node, Node's updates arriving as window
+ * messages; and the first screen's stamp (the wall clock when a frame is drawn after the first one that
+ * held row 0 with its data), which Node compares with its own clock.
+ */
 const HOST_STUB = `
   window.acquireVsCodeApi = () => ({
     postMessage: (message) => window.toHost(message),
     getState: () => undefined,
     setState: () => undefined,
+  });
+  window.firstScreenAt = new Promise((resolve) => {
+    const look = () => {
+      if (document.querySelector('.body .row[data-position="0"]:not(.loading)')) requestAnimationFrame(() => resolve(performance.timeOrigin + performance.now()));
+      else requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
   });`;
 
 function body(rows: number): { json: unknown; bytes: number } {
@@ -77,21 +99,30 @@ async function openOnce(browser: Browser, server: Awaited<ReturnType<typeof asse
     const request = parseTableRequest(message);
     if (request) void session?.handle(request);
   });
-  const post = (update: TableUpdate) => void page.evaluate((value) => window.postMessage(value, '*'), update).catch(() => undefined);
+  let answeredReady: () => void = () => undefined;
+  const readyAnswered = new Promise<void>((resolve) => (answeredReady = resolve));
+  const post = (update: TableUpdate) =>
+    void page
+      .evaluate((value) => window.postMessage(value, '*'), update)
+      .then(() => update.type === 'frame' && answeredReady())
+      .catch(() => undefined);
   // "Open as Table": the model, the session, the page with its first data; then the browser loads it.
-  const started = performance.now();
+  const started = performance.timeOrigin + performance.now();
   const cpu = process.cpuUsage();
   const source = tableSourceOf({ json, bodyText: '' }) as TableSource;
   session = new TableSession(new TableModel(source, { locale: 'en' }), post, { chooseColumns: async () => undefined, copy: async () => undefined, openRow: async () => undefined }, 'en');
   const initial = { strings: tableStrings(), locale: 'en', frame: session.frame() };
   const used = process.cpuUsage(cpu);
-  const modelMs = performance.now() - started;
+  const modelMs = performance.timeOrigin + performance.now() - started;
   server.setPage(webviewPage({ cspSource: server.origin, scriptUri: `${server.origin}/dist/webview/table.js`, styleUri: `${server.origin}/dist/webview/table.css`, nonce: 'bench', lang: 'en', title: 'bench', initial }));
   await page.goto(`${server.origin}/table.html`);
-  // Painted: the first row is in the grid and a frame has been drawn after it.
+  const firstScreenMs = (await page.evaluate(() => (window as unknown as { firstScreenAt: Promise<number> }).firstScreenAt)) - started;
+  // Untimed: the scrolling starts once the page's `ready` is answered, as a user's would (the answer comes
+  // long before anyone scrolls), and after Playwright's own waiting has run once, as it did when it timed
+  // the first screen (without both, the rows asked for last were at times never delivered to the page).
+  await readyAnswered;
   await page.waitForFunction(() => document.querySelector('.body .row[data-position="0"]:not(.loading)') !== null, undefined, { polling: 'raf' });
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-  const firstScreenMs = performance.now() - started;
   return { run: { modelMs, modelCpuMs: (used.user + used.system) / 1000, firstScreenMs, browserCpuMs: cpuOf() - browserBefore }, page };
 }
 

@@ -32,6 +32,16 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+function hasKeys(value: Record<string, unknown>): boolean {
+  for (const key in value) if (Object.hasOwn(value, key)) return true;
+  return false;
+}
+
+function hasKeysIn(value: object): boolean {
+  for (const _key in value) return true;
+  return false;
+}
+
 interface KeyColumns {
   /** When the key was first met: its columns' place. */
   order: number;
@@ -39,6 +49,18 @@ interface KeyColumns {
   own?: ColumnDef;
   /** The columns of the object's keys. */
   subs?: Map<string, ColumnDef>;
+  /** The sub-keys of the last object met here, in order, and their columns (see `Recent`). */
+  recentSubs?: Recent<ColumnDef | undefined>;
+}
+
+/**
+ * The keys of the last record met, in order, and what each led to. The records of a list mostly share
+ * their keys in one order: a key in the same place as before is then found by one comparison instead of
+ * a map look-up, which is most of the time a list of 100,000 records takes.
+ */
+interface Recent<T> {
+  keys: string[];
+  found: T[];
 }
 
 class ColumnCollector {
@@ -47,6 +69,9 @@ class ColumnCollector {
   private items: ColumnDef | undefined;
   private itemsOrder: number | undefined;
   private readonly leftOutKeys = new Set<string>();
+  private readonly recent: Recent<KeyColumns> = { keys: [], found: [] };
+  /** Whether for-in also meets keys an object inherits (someone made one enumerable on Object.prototype). */
+  private readonly inherited = hasKeysIn({});
   nonObjects = 0;
 
   constructor(private readonly maxColumns: number) {}
@@ -63,28 +88,49 @@ class ColumnCollector {
       if (this.items) count(this.items, record);
       return;
     }
-    // JSON.parse makes plain objects: their own enumerable keys are all there is.
-    for (const key of Object.keys(record)) {
+    // JSON.parse makes plain objects: their own enumerable keys are all there is. for-in walks them
+    // without making an array per record (and inherited ones only if something added them to Object.prototype).
+    let place = 0;
+    for (const key in record) {
+      if (this.inherited && !Object.hasOwn(record, key)) continue;
+      const known = this.recent.keys[place] === key ? this.recent.found[place] : this.keyColumns(key, place);
+      place += 1;
       const value = record[key];
-      let known = this.byKey.get(key);
-      if (!known) this.byKey.set(key, (known = { order: this.byKey.size }));
-      const subKeys = isPlainObject(value) ? Object.keys(value) : [];
-      if (subKeys.length === 0) {
+      if (!isPlainObject(value) || !hasKeys(value)) {
         known.own ??= this.column([key], key);
         if (known.own) count(known.own, value);
         continue;
       }
       known.subs ??= new Map();
-      for (const sub of subKeys) {
-        let column = known.subs.get(sub);
-        if (!column) {
-          column = this.column([key, sub], `${key}\u0000${sub}`);
-          if (!column) continue;
-          known.subs.set(sub, column);
-        }
-        count(column, (value as Record<string, unknown>)[sub]);
+      known.recentSubs ??= { keys: [], found: [] };
+      let subPlace = 0;
+      for (const sub in value) {
+        if (this.inherited && !Object.hasOwn(value, sub)) continue;
+        const column = known.recentSubs.keys[subPlace] === sub ? known.recentSubs.found[subPlace] : this.subColumn(known, key, sub, subPlace);
+        subPlace += 1;
+        if (column) count(column, value[sub]);
       }
     }
+  }
+
+  private keyColumns(key: string, place: number): KeyColumns {
+    let known = this.byKey.get(key);
+    if (!known) this.byKey.set(key, (known = { order: this.byKey.size }));
+    this.recent.keys[place] = key;
+    this.recent.found[place] = known;
+    return known;
+  }
+
+  /** The column of `key.sub` (undefined when left out), remembered in the key's recent sub-keys. */
+  private subColumn(known: KeyColumns, key: string, sub: string, place: number): ColumnDef | undefined {
+    let column = known.subs!.get(sub);
+    if (!column) {
+      column = this.column([key, sub], `${key}\u0000${sub}`);
+      if (column) known.subs!.set(sub, column);
+    }
+    known.recentSubs!.keys[place] = sub;
+    known.recentSubs!.found[place] = column;
+    return column;
   }
 
   /** The columns grouped by key in the order the keys came, each numbered by its place. */

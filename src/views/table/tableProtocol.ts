@@ -30,6 +30,9 @@ export interface TableFrame {
   filter: string;
   total: number;
   shown: number;
+  /** `total` and `shown` as the display language writes them (so the page needs no Intl data to show them). */
+  totalText: string;
+  shownText: string;
   notices: string[];
   /** The first rows, so that the first screen needs no round trip. */
   rows: TableRow[];

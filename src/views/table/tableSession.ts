@@ -37,6 +37,8 @@ export class TableSession {
       filter: state.filter,
       total: this.model.total,
       shown: this.model.shown,
+      totalText: this.model.total.toLocaleString(this.locale),
+      shownText: this.model.shown.toLocaleString(this.locale),
       notices: this.model.notices(),
       rows: this.rows(0, FIRST_ROWS),
       rowsStart: 0,

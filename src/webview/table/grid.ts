@@ -91,7 +91,8 @@ export class Grid {
     for (const drawn of this.drawn.values()) drawn.element.remove();
     this.drawn.clear();
     this.draw(0);
-    this.scheduleDraw();
+    // The rows beyond the screen in the frame after: drawn in the same one, they would delay this screen.
+    requestAnimationFrame(() => this.scheduleDraw());
   }
 
   addRows(generation: number, start: number, rows: readonly TableRow[]): void {
@@ -459,8 +460,8 @@ function measureCharWidth(root: HTMLElement): number {
   return width > 0 ? width : 8;
 }
 
+/** The row count: the frame's counts come written; the page formats only a selection's (Intl's first use costs tens of ms). */
 export function rowsText(strings: TableStrings, frame: TableFrame, locale: string, selected: number): string {
-  const count = (value: number) => value.toLocaleString(locale);
-  const rows = frame.shown === frame.total ? (frame.total === 1 ? strings.oneRow : format(strings.rows, count(frame.total))) : format(strings.filteredRows, count(frame.shown), count(frame.total));
-  return selected > 0 ? `${rows} · ${format(strings.selected, count(selected))}` : rows;
+  const rows = frame.shown === frame.total ? (frame.total === 1 ? strings.oneRow : format(strings.rows, frame.totalText)) : format(strings.filteredRows, frame.shownText, frame.totalText);
+  return selected > 0 ? `${rows} · ${format(strings.selected, selected.toLocaleString(locale))}` : rows;
 }

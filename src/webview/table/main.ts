@@ -104,7 +104,8 @@ function restoreIfDue(): void {
 function onUpdate(update: TableUpdate): void {
   switch (update.type) {
     case 'frame':
-      showFrame(update.frame);
+      // The answer to `ready` when nothing changed since the page was made: what is drawn is that frame.
+      if (update.frame.generation !== frame?.generation) showFrame(update.frame);
       return restoreIfDue();
     case 'rows':
       return grid.addRows(update.generation, update.start, update.rows);

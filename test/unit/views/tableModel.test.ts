@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { quoteField } from '../../../src/views/table/tableCells';
-import { discoverColumns, MAX_COLUMNS } from '../../../src/views/table/tableColumns';
+import { columnLabel, discoverColumns, MAX_COLUMNS } from '../../../src/views/table/tableColumns';
 import { INITIAL_COLUMNS, TableModel, tableSourceOf, type TableSource } from '../../../src/views/table/tableModel';
 
 const model = (records: unknown[], listKey = '', locale = 'en') => new TableModel({ records, listKey }, { locale });
@@ -59,6 +59,32 @@ describe('table model', () => {
         ['null', '', ''],
         ['', '{}', ''],
       ]);
+    });
+
+    it('counts each record by its own keys when records share keys, swap their order, or turn a key into an object', () => {
+      const found = discoverColumns([
+        { a: 1, b: { x: 1, y: 2 }, c: 'p' },
+        { a: 2, b: { x: 3, y: 4 }, c: 'q' },
+        { c: 'r', a: 'text', b: { y: 5, z: 6 } },
+        { a: { deep: 1 }, b: 7, c: null },
+        { a: 3, b: { x: 8, y: 9 }, c: 's' },
+      ]);
+      assert.deepEqual(
+        found.columns.map((column) => [columnLabel(column.path, '(value)'), column.numbers, column.filled]),
+        [['a', 3, 4], ['a.deep', 1, 1], ['b', 1, 1], ['b.x', 3, 3], ['b.y', 4, 4], ['b.z', 1, 1], ['c', 0, 4]],
+      );
+      const capped = discoverColumns([{ a: 1, b: 2, c: 3 }, { a: 4, b: 5, c: 6 }, { c: 7, d: 8 }], 2);
+      assert.deepEqual(capped.columns.map((column) => [columnLabel(column.path, ''), column.filled]), [['a', 2], ['b', 2]]);
+      assert.equal(capped.leftOut, 2);
+    });
+
+    it('finds only the records\' own keys when something made a key of Object.prototype enumerable', () => {
+      Object.defineProperty(Object.prototype, 'inheritedKey', { value: 1, enumerable: true, configurable: true });
+      try {
+        assert.deepEqual(discoverColumns([{ a: 1, b: { x: 1 } }, { a: 2, b: { x: 2 } }]).columns.map((column) => column.path.join('.')), ['a', 'b.x']);
+      } finally {
+        delete (Object.prototype as Record<string, unknown>).inheritedKey;
+      }
     });
 
     it('right-aligns the columns that hold numbers', () => {

@@ -42,6 +42,14 @@ describe('table session', () => {
     assert.ok(filtered?.type === 'frame');
     assert.equal(filtered.frame.shown, 1);
     assert.equal(filtered.frame.generation, 2);
+    assert.deepEqual([filtered.frame.shownText, filtered.frame.totalText], ['1', '3']);
+  });
+
+  it('writes the row counts in the display language, so that the page needs no Intl data for its first screen', () => {
+    const many = Array.from({ length: 12_345 }, (_, id) => ({ id }));
+    const italian = new TableSession(new TableModel({ records: many, listKey: '' }, { locale: 'it' }), () => undefined, { chooseColumns: async () => undefined, copy: async () => undefined, openRow: async () => undefined }, 'it');
+    assert.deepEqual([italian.frame().totalText, italian.frame().shownText], ['12.345', '12.345']);
+    assert.equal(session(many).table.frame().totalText, '12,345');
   });
 
   it('answers rows only for the current generation (a reply to an old one would draw the wrong rows)', async () => {
