@@ -9,8 +9,12 @@ import type { Sandbox } from '../../sandbox';
 export const REPO = path.resolve(__dirname, '..', '..', '..');
 export const CLI = path.join(REPO, 'dist', 'cli.js');
 
-/** Builds dist/cli.js (and the extension) as `npm run build` does. */
+/** Set by mocha's global setup once it has built: test files running in parallel then never rebuild a bundle another one runs. */
+export const BUILT_FOR_THIS_RUN = 'TENANT_API_TEST_BUILT';
+
+/** Builds dist/cli.js (and the extension) as `npm run build` does, unless this test run built them already. */
 export function buildRunner(): void {
+  if (process.env[BUILT_FOR_THIS_RUN] === '1') return;
   const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO, encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`esbuild failed: ${build.stderr}`);
 }

@@ -150,6 +150,9 @@ const handlers: Record<string, Handler> = {
   async text(body, target) {
     return { text: await locatorOf(body, pageOf(body, target)).innerText({ timeout: num(body, 'timeoutMs', defaultTimeoutMs) }) };
   },
+  async value(body, target) {
+    return { value: await locatorOf(body, pageOf(body, target)).inputValue({ timeout: num(body, 'timeoutMs', defaultTimeoutMs) }) };
+  },
   async press(body, target) {
     const keys = Array.isArray(body.keys) ? body.keys.map(String) : [str(body, 'keys')];
     const page = pageOf(body, target);

@@ -15,6 +15,26 @@ import { endWorkbenchSuite, startSignedInAsMario, waitFor } from './helpers/work
 const WIDGET = '.quick-input-widget';
 const ROW = `${WIDGET} .monaco-list-row`;
 const TITLE = (text: string) => `${WIDGET} .quick-input-title:has-text("${text}")`;
+const BOX = `${WIDGET} .quick-input-box input`;
+
+/**
+ * Types a path in the editor's open dialog until its box holds exactly that path and its list shows the
+ * file: the dialog fills the box with the folder once it has read it, which overwrites what was typed before.
+ */
+async function typePathInDialog(file: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await driver.press('Control+A', { on: BOX });
+    await driver.type(file);
+    try {
+      await driver.waitFor(`${ROW}:has-text("${path.basename(file)}")`, { timeoutMs: 10_000 });
+      const box = await driver.value(BOX);
+      if (box === file) return;
+      throw new Error(`the box holds "${box}"`);
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+}
 
 /** Runs a command from the palette, as a person does. */
 async function fromPalette(title: string): Promise<void> {
@@ -85,26 +105,21 @@ describe('other tools in and out', function () {
     await fromPalette('Tenant API: Import Postman Collection');
     // The editor's own open dialog: its box takes a path.
     await driver.waitFor(TITLE('Postman collections and environments to import'), { timeoutMs: 15_000 });
-    // The dialog fills its box with the folder once it has read it: typing before that is overwritten, so type again.
+    // Enter, not a click on Import: the dialog takes the row the typed path made active, and VS Code's
+    // dialog reads a clicked row from the selection, which only Enter sets (a click with the row active
+    // and not selected fails inside the dialog, which then ignores every later click).
     for (let attempt = 1; ; attempt++) {
-      await driver.press('Control+A');
-      await driver.type(source);
+      await typePathInDialog(source);
+      await driver.press('Enter', { on: BOX });
       try {
-        await driver.waitFor(`${ROW}:has-text("piattaforma.postman_collection.json")`, { timeoutMs: 10_000 });
-        break;
-      } catch (error) {
-        if (attempt === 3) throw error;
-      }
-    }
-    // The dialog checks the typed path before it takes a click: a click during the check is lost, so click again, as a user would.
-    for (let attempt = 1; ; attempt++) {
-      await driver.click(`${WIDGET} .monaco-button:has-text("Import")`, { timeoutMs: 10_000 });
-      try {
-        // Long enough for a loaded machine's extension host to take the answer; a lost click is clicked again after it.
+        // Long enough for a loaded machine's extension host to take the answer.
         await driver.waitFor(TITLE('Postman collections and environments to import'), { state: 'hidden', timeoutMs: 15_000 });
         break;
       } catch (error) {
-        if (attempt === 3) throw error;
+        if (attempt < 3) continue;
+        const box = await driver.value(BOX, { timeoutMs: 2_000 }).catch(() => '(none)');
+        const message = await driver.text(`${WIDGET} .quick-input-message`, { timeoutMs: 2_000 }).catch(() => '(none)');
+        throw new Error(`${String(error)}; the dialog's box holds "${box}", its message: "${message}"`);
       }
     }
     const editor = await waitFor(() => vscode.window.visibleTextEditors.find((candidate) => candidate.document.uri.fsPath.endsWith('Piattaforma UI.http')), { timeoutMs: 20_000, what: 'the imported request file' });

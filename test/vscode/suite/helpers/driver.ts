@@ -108,6 +108,10 @@ export const driver = {
   async text(target: Target, options: { page?: PageRef; timeoutMs?: number } = {}): Promise<string> {
     return (await call<{ text: string }>('text', { ...targetBody(target), ...options }, options.timeoutMs)).text;
   },
+  /** What an input box holds. */
+  async value(target: Target, options: { page?: PageRef; timeoutMs?: number } = {}): Promise<string> {
+    return (await call<{ value: string }>('value', { ...targetBody(target), ...options }, options.timeoutMs)).value;
+  },
   /**
    * Playwright key names: 'Enter', 'Escape', 'Control+Shift+P', 'F1'; several are pressed in turn.
    * `on`: the element that takes them (focused first; an error when it is not there within `timeoutMs`).
