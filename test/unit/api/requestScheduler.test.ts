@@ -76,6 +76,26 @@ describe('RequestScheduler', () => {
     assert.equal(fake.pendingTimers, 0, 'no wake-up left behind');
   });
 
+  it('grants a slot within a fraction of a millisecond of its time when timers fire late', async () => {
+    const fake = new FakeClock();
+    // Like Node's timers on a busy loop: a timer fires up to a millisecond after its time.
+    const clock: Clock = {
+      now: () => fake.now(),
+      monotonic: () => fake.monotonic(),
+      setTimeout: (callback, ms) => fake.setTimeout(callback, ms + 0.9),
+      clearTimeout: (handle) => fake.clearTimeout(handle),
+      setImmediate: (callback) => fake.setTimeout(callback, 0.01),
+      clearImmediate: (handle) => fake.clearTimeout(handle),
+    };
+    const scheduler = localScheduler({ clock, limits: APPLICATION_LIMITS, safetyMarginMs: () => 0.5, maxQueueLength: () => 10 });
+    const times: number[] = [];
+    for (let i = 0; i < 6; i++) void sendWhenGranted(scheduler, fake).then((t) => times.push(t));
+    await fake.advance(2000);
+    assert.equal(times.length, 6);
+    assert.ok(times[5] >= 1000.5 && times[5] < 1000.55, `granted at ${times[5]}, due at 1000.5`);
+    assert.equal(fake.pendingTimers, 0, 'no wake-up left behind');
+  });
+
   it('adds the safety margin to every window, read at each decision', async () => {
     const clock = new FakeClock();
     const { scheduler, setMargin } = makeScheduler(clock, { margin: 30 });

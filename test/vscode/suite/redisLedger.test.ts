@@ -12,7 +12,7 @@ import { APPLICATION_LIMITS } from '../../../src/api/limits';
 import { ledgerKeys } from '../../../src/coordination/redis/ledgerKeys';
 import { RedisServer } from '../../helpers/redisServer';
 import { driver } from './helpers/driver';
-import { openWindow, userFolder } from './helpers/editorWindows';
+import { activateBy, openWindow, userFolder } from './helpers/editorWindows';
 import { resetSettings, signOutEveryone, startSignedInAsMario, waitFor } from './helpers/workbench';
 
 const SEND_KEY = 'ctrl+alt+shift+f7';
@@ -54,6 +54,7 @@ describe('Redis ledger in the editor', function () {
     assert.equal(await admin.zcard(logs[0]), 0, 'nothing in Redis before');
 
     const page = await openWindow();
+    await activateBy('Control+Alt+Shift+F7', page);
     const sent = () => sandbox.requests.filter((request) => request.status === 200 && request.path === call.path).length;
     const before = sent();
     await waitFor(
@@ -74,6 +75,7 @@ describe('Redis ledger in the editor', function () {
     // A password in the setting: refused, said to the user, and the window goes on with the local ledger.
     await settings.update('ledger.url', `redis://:not-a-secret-place@127.0.0.1:${redis.port}/0`, vscode.ConfigurationTarget.Global);
     const refused = await openWindow();
+    await activateBy('Control+Alt+Shift+F7', refused);
     const sentBefore = sent();
     await waitFor(
       async () => {

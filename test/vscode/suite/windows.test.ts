@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Sandbox } from '../../sandbox';
 import { driver } from './helpers/driver';
-import { openWindow, userFolder } from './helpers/editorWindows';
+import { activateBy, openWindow, userFolder } from './helpers/editorWindows';
 import { extensionExports, formatCount, resetSettings, signOutEveryone, startSignedInAsMario, waitFor } from './helpers/workbench';
 
 const QUOTA_ITEM = '[id="tenant-api.tenant-api-workbench.tenantApi.quota"]';
@@ -58,6 +58,7 @@ describe('two windows, one client', function () {
 
     // The second window: its extension host starts, and a first burst there activates the extension.
     const second = await openWindow();
+    await activateBy('Control+Alt+Shift+F9', second);
     const ok = () => sandbox.requests.filter((request) => request.status === 200 && request.path === call.path).length;
     const before = ok();
     await waitFor(
@@ -111,6 +112,7 @@ describe('two windows, one client', function () {
     // now reads it at its start (one already open may take a while to see the change).
     await vscode.workspace.getConfiguration('tenantApi').update('refreshSkewSeconds', 299, vscode.ConfigurationTarget.Global);
     const other = await openWindow();
+    await activateBy('Control+Alt+Shift+F8', other);
     const markedOk = () => sandbox.requests.filter((request) => marked(request) && request.status === 200).length;
     await waitFor(
       async () => {

@@ -28,3 +28,22 @@ export async function openWindow(): Promise<number> {
   await driver.waitFor('.monaco-workbench', { page, timeoutMs: 60_000 });
   return page;
 }
+
+/** A status bar item of the extension: shown once it is active in that window. */
+const OUR_STATUS_ITEM = '.statusbar-item[id^="tenant-api.tenant-api-workbench."]';
+
+/**
+ * Presses `key` (a keybinding of one of the extension's commands) in the window at `page` until the
+ * extension is active there (a status bar item of ours shows). In a window whose workspace has no
+ * request file the extension starts on its first command; a key pressed before the window takes keys
+ * does nothing, and one pressed while the extension starts may run nothing: call this before the
+ * presses a test counts.
+ */
+export async function activateBy(key: string, page: number): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while ((await driver.count(OUR_STATUS_ITEM, { page })) === 0) {
+    if (Date.now() > deadline) throw new Error(`the extension did not start in the new window after pressing ${key} for 120 s`);
+    await driver.press(key, { page });
+    await driver.waitFor(OUR_STATUS_ITEM, { page, timeoutMs: 5_000 }).catch(() => undefined);
+  }
+}
