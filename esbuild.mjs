@@ -36,6 +36,12 @@ const builds = [
     outfile: 'dist/cli.js',
     external: [],
     minify: production,
+    // Whitespace and syntax minified in every build, names kept (stack traces name functions): a third less to read and parse before the first call.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    // For `node --enable-source-maps dist/cli.js` in the repository: the map stays out of the tarball (.npmignore) and the .vsix (.vscodeignore).
+    sourcemap: 'linked',
+    sourcesContent: false,
     banner: { js: '#!/usr/bin/env node' },
   },
   {

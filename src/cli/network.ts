@@ -8,7 +8,8 @@
  * request (`GET http://host/path`), as curl sends it: proxies often refuse CONNECT to ports other
  * than 443. The dispatcher neither retries nor sends anything twice: the client decides that.
  */
-import { Agent, Dispatcher, ProxyAgent } from 'undici';
+import type * as Undici from 'undici';
+import { Agent, Dispatcher, ProxyAgent } from './undiciDispatchers';
 import { classifiedFetch, type NetworkWording } from '../api/connectionProblems';
 import type { FetchFunction } from '../api/httpTransport';
 import { displayProxy, proxyFor } from '../api/proxyRules';
@@ -32,19 +33,19 @@ export interface CliNetwork {
 
 /** Sends each request to the agent of its proxy, or to the direct one. */
 class ProxyRouter extends Dispatcher {
-  constructor(private readonly route: (origin: URL) => Dispatcher) {
+  constructor(private readonly route: (origin: URL) => Undici.Dispatcher) {
     super();
   }
 
-  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+  override dispatch(options: Undici.Dispatcher.DispatchOptions, handler: Undici.Dispatcher.DispatchHandler): boolean {
     return this.route(new URL(String(options.origin))).dispatch(options, handler);
   }
 }
 
 export function cliNetwork(options: NetworkOptions): CliNetwork {
   const direct = new Agent({ connect: options.tls });
-  const agents = new Map<string, ProxyAgent>();
-  const agentOf = (proxy: URL): ProxyAgent => {
+  const agents = new Map<string, Undici.ProxyAgent>();
+  const agentOf = (proxy: URL): Undici.ProxyAgent => {
     let agent = agents.get(proxy.href);
     if (!agent) {
       agent = new ProxyAgent({

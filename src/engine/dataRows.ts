@@ -25,7 +25,7 @@ export function parseDataRows(text: string, name: string): DataRow[] {
   const labelColumn = LABEL_COLUMNS.find((column) => columns.includes(column));
   return records.map((values, index) => {
     const label = labelColumn === undefined ? undefined : values[labelColumn]?.trim() || undefined;
-    return { number: index + 1, ...(label === undefined ? {} : { label }), values };
+    return label === undefined ? { number: index + 1, values } : { number: index + 1, label, values };
   });
 }
 
@@ -46,16 +46,22 @@ function csvRecords(text: string, name: string): Array<Record<string, string>> {
  * of another width) is left to the parser, which reads it or says what is wrong.
  */
 function plainCsvRecords(text: string): Array<Record<string, string>> | undefined {
-  if (text.includes('"') || /\r(?!\n)/.test(text)) return undefined;
-  const lines = text.split(/\r?\n/).filter((line) => line !== '');
-  if (lines.length === 0) return undefined;
-  const columns = lines[0].split(',').map((column) => column.trim());
+  // includes() first: most files have no CR, and the regular expression need not scan them.
+  const crlf = text.includes('\r');
+  if (text.includes('"') || (crlf && /\r(?!\n)/.test(text))) return undefined;
+  const lines = crlf ? text.split(/\r?\n/) : text.split('\n');
+  const header = lines.findIndex((line) => line !== '');
+  if (header < 0) return undefined;
+  const columns = lines[header].split(',').map((column) => column.trim());
+  const width = columns.length;
   const records: Array<Record<string, string>> = [];
-  for (let index = 1; index < lines.length; index++) {
-    const cells = lines[index].split(',');
-    if (cells.length !== columns.length || lines[index].trim() === '') return undefined;
+  for (let index = header + 1; index < lines.length; index++) {
+    const line = lines[index];
+    if (line === '') continue;
+    const cells = line.split(',');
+    if (cells.length !== width || (width === 1 && line.trim() === '')) return undefined;
     const record: Record<string, string> = {};
-    columns.forEach((column, at) => (record[column] = cells[at]));
+    for (let at = 0; at < width; at++) record[columns[at]] = cells[at];
     records.push(record);
   }
   return records;

@@ -46,31 +46,43 @@ export async function planMatrix(input: MatrixInput): Promise<MatrixCell[]> {
     const tenant = findTenant(reference, input.knownTenants?.() ?? []);
     return tenant ? tenant.codiceAmbienteDati || tenant.id : reference;
   };
+  // What a request is sent for: its tenants, and whether it runs for several.
+  const targetsOf = async (named: string[]): Promise<Targets> => {
+    const written = named.length > 0 ? named : [...(input.tenants ?? [])];
+    const multiTenant = written.length > 1 || written.includes(EVERY_TENANT);
+    const tenants = written.includes(EVERY_TENANT) ? expandEvery(written, (await listed()).filter((tenant) => tenant.usable)) : written;
+    return { tenants, multiTenant, pinned: named.length === 1 && !multiTenant };
+  };
+  // A `@tenant` without variables names the same tenants in every row: worked out once, at its first row (10,000 rows start at once).
+  const fixed = new Map<number, Targets>();
+  const rowIndependent = new Set(input.requests.filter((request) => !tenantOf(input.file, request)?.includes('{{')).map((request) => request.index));
   const cells: MatrixCell[] = [];
-  // A `@tenant` without variables names the same tenants in every row: filled once (10,000 rows start at once).
-  const fixed = new Map<number, string[]>();
-  for (const request of input.requests) {
-    const written = tenantOf(input.file, request);
-    if (!written?.includes('{{')) fixed.set(request.index, requestTenants(input.file, request, input.sources({})));
-  }
   for (const row of input.rows ?? [undefined]) {
     const rowCell: RunCell = row ? { row } : {};
     for (const request of input.requests) {
-      const named = fixed.get(request.index) ?? requestTenants(input.file, request, input.sources(rowCell));
-      const written = named.length > 0 ? named : [...(input.tenants ?? [])];
-      const multiTenant = written.length > 1 || written.includes(EVERY_TENANT);
-      const tenants = written.includes(EVERY_TENANT) ? expandEvery(written, (await listed()).filter((tenant) => tenant.usable)) : written;
+      let targets = fixed.get(request.index);
+      if (!targets) {
+        targets = await targetsOf(requestTenants(input.file, request, input.sources(rowCell)));
+        if (rowIndependent.has(request.index)) fixed.set(request.index, targets);
+      }
+      const { tenants, multiTenant, pinned } = targets;
       if (tenants.length === 0 && !multiTenant) {
         cells.push({ request, run: rowCell, row, multiTenant });
         continue;
       }
-      const pinned = named.length === 1 && !multiTenant;
       for (const tenant of tenants) {
         cells.push({ request, run: pinned ? rowCell : { ...rowCell, tenant }, tenant: codeOf(tenant), row, multiTenant });
       }
     }
   }
   return cells;
+}
+
+interface Targets {
+  tenants: readonly string[];
+  multiTenant: boolean;
+  /** One tenant named by the request itself: the runner resolves it, the cell carries no matrix tenant. */
+  pinned: boolean;
 }
 
 /** `*` in place: every tenant's code, the others named as written, each once. */
