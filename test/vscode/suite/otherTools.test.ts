@@ -108,12 +108,15 @@ describe('other tools in and out', function () {
     // Enter, not a click on Import: the dialog takes the row the typed path made active, and VS Code's
     // dialog reads a clicked row from the selection, which only Enter sets (a click with the row active
     // and not selected fails inside the dialog, which then ignores every later click).
+    const dialog = TITLE('Postman collections and environments to import');
     for (let attempt = 1; ; attempt++) {
+      // A stalled extension host may take the last Enter after the wait below gave up on it.
+      if (attempt > 1 && (await driver.waitFor(dialog, { state: 'hidden', timeoutMs: 500 }).then(() => true, () => false))) break;
       await typePathInDialog(source);
       await driver.press('Enter', { on: BOX });
       try {
         // Long enough for a loaded machine's extension host to take the answer.
-        await driver.waitFor(TITLE('Postman collections and environments to import'), { state: 'hidden', timeoutMs: 15_000 });
+        await driver.waitFor(dialog, { state: 'hidden', timeoutMs: 15_000 });
         break;
       } catch (error) {
         if (attempt < 3) continue;
