@@ -176,8 +176,7 @@ export class LocalLedger implements RateLedger {
     };
     // A timer fires up to a millisecond either side of its time (pump() checks the clock, so never
     // early in effect). Set a millisecond short, it never fires late; the last millisecond or two are
-    // waited out on the event loop's next turns, a few per grant. Each window then starts within a
-    // fraction of a millisecond of its time: about half a percent of the throughput at 5 a second.
+    // waited out on the event loop's next turns, a few per grant, so a window never starts late.
     if (delay < 2 && clock.setImmediate) {
       const handle = clock.setImmediate(fire);
       this.cancelTimer = () => clock.clearImmediate?.(handle);
