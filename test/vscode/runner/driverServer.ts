@@ -192,7 +192,7 @@ const handlers: Record<string, Handler> = {
     const button = dialog.locator('.dialog-buttons .monaco-button', { hasText: label }).first();
     await button.click({ timeout }).catch(async (error: Error) => {
       const labels = await dialog.locator('.dialog-buttons .monaco-button').allInnerTexts().catch(() => []);
-      throw new DriverError(`no button "${label}" in the dialog "${message}" (buttons: ${labels.join(', ')}): ${error.message.split('\n')[0]}`);
+      throw new DriverError(`no button "${label}" in the dialog "${message}" (buttons: ${labels.join(', ')}): ${briefError(error.message)}`);
     });
     return { message };
   },
@@ -207,7 +207,7 @@ const handlers: Record<string, Handler> = {
     const button = owner.locator('.monaco-button', { hasText: label }).first();
     await button.click({ timeout }).catch(async (error: Error) => {
       const messages = await toasts.locator('.notification-list-item-message').allInnerTexts().catch(() => []);
-      throw new DriverError(`no notification button "${label}"${message ? ` on "${message}"` : ''} (notifications: ${messages.join(' | ') || 'none'}): ${error.message.split('\n')[0]}`);
+      throw new DriverError(`no notification button "${label}"${message ? ` on "${message}"` : ''} (notifications: ${messages.join(' | ') || 'none'}): ${briefError(error.message)}`);
     });
     return {};
   },
@@ -290,7 +290,7 @@ export async function startDriverServer(log: (line: string) => void): Promise<Dr
           reply(200, { result });
         },
         (error: Error) => {
-          const message = error.message.split('\n')[0];
+          const message = briefError(error.message);
           log(`[driver] ${name} failed: ${message}`);
           reply(error instanceof DriverError ? 400 : 500, { error: message });
         },
@@ -314,4 +314,16 @@ export async function startDriverServer(log: (line: string) => void): Promise<Dr
       });
     },
   };
+}
+
+/**
+ * A Playwright error on one line: its first line and the last two steps of its call log, which say
+ * why an action timed out (not visible, another element intercepts pointer events, detached).
+ */
+export function briefError(message: string): string {
+  const [first, ...rest] = message.replace(/\u001b\[[0-9;]*m/g, '').split('\n');
+  const steps = rest.map((line) => line.trim().replace(/^-\s*/, '')).filter((line) => line && line !== 'Call log:');
+  const last: string[] = [];
+  for (let at = steps.length - 1; at >= 0 && last.length < 2; at--) if (!last.includes(steps[at])) last.unshift(steps[at]);
+  return last.length ? `${first} (${last.join('; ')})` : first;
 }
