@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Sandbox } from '../../sandbox';
 import { driver } from './helpers/driver';
+import { clickLens } from './helpers/requestFileEditor';
 import { endWorkbenchSuite, startSignedInAsMario, waitFor } from './helpers/workbench';
 
 const OPEN_WHOLE_TOOLTIP = 'Opens every item in a tab of its own; a large document takes seconds to open';
@@ -65,8 +66,7 @@ describe('large responses', function () {
 
     // The CodeLens above the preview's notice, clicked in the response tab.
     const shown = await vscode.window.showTextDocument(preview, { viewColumn: tab.group.viewColumn, preview: false });
-    shown.revealRange(new vscode.Range(0, 0, 0, 0), vscode.TextEditorRevealType.AtTop);
-    await driver.click(`.codelens-decoration a[title="${OPEN_WHOLE_TOOLTIP}"]`, { timeoutMs: 20_000 });
+    await clickLens(shown, 0, OPEN_WHOLE_TOOLTIP);
     const whole = await waitFor(
       () => vscode.workspace.textDocuments.find((candidate) => candidate.uri.scheme === 'tenant-api-whole-response' && candidate.getText().length > 0),
       // Laid out in the extension host: seconds on a quiet machine, over a minute at load 20.

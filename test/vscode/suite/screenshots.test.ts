@@ -111,6 +111,8 @@ describe('README pictures of the workbench', function () {
     const row = (label: string) => `.test-explorer .monaco-list-row:has-text("${label}")`;
     // The workspace's copy: a request file opened from another folder (an earlier suite's) is listed too, with its folder.
     const workspaceFile = `${row(TESTS_FILE)}:not(:has-text("/"))`;
+    // The first test's send read the organization's quota, so the run asks nothing first (against a quota
+    // not known yet it would ask, and wait for an answer).
     const previous = await lastTestRun();
     await driver.click(workspaceFile, { timeoutMs: 30_000 });
     await driver.click(`${workspaceFile} .action-label.codicon-testing-run-icon`, { timeoutMs: 10_000 });

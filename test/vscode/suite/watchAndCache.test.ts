@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Sandbox } from '../../sandbox';
 import { driver } from './helpers/driver';
+import { clickLens, clickLensIn } from './helpers/requestFileEditor';
 import { configure, endWorkbenchSuite, extensionExports, setLicenceKeys, signInAs, signOutEveryone, startSignedInAsMario, waitFor } from './helpers/workbench';
 
 const SUMMARY = '/efat/api/v1/riepilogo';
@@ -119,7 +120,8 @@ describe('watch and cache', function () {
     assert.equal(summaryCalls('RC-MI').length, 1, 'opened three times, sent once');
 
     // The tab's Refresh lens sends it for real.
-    await driver.click('.codelens-decoration a:has-text("Refresh (send now)")', { timeoutMs: 20_000 });
+    const tabDocument = await vscode.workspace.openTextDocument((again.input as vscode.TabInputText).uri);
+    await clickLensIn(tabDocument, '.codelens-decoration a:has-text("Refresh (send now)")', 0, again.group.viewColumn);
     await waitFor(() => summaryCalls('RC-MI').length === 2 || undefined, { what: 'Refresh to send' });
     const refreshed = await waitFor(() => {
       const current = tabLabelled('GET riepilogo · RC-MI · 200');
@@ -231,8 +233,7 @@ describe('watch and cache', function () {
     const file = path.join(folder, 'summary.http');
     fs.writeFileSync(file, ['# @name summary', '# @tenant BA-PR', `GET ${SUMMARY}`, ''].join('\n'));
     const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file), { viewColumn: vscode.ViewColumn.One });
-    editor.revealRange(new vscode.Range(2, 0, 2, 0), vscode.TextEditorRevealType.AtTop);
-    await driver.click('.codelens-decoration a[title^="Send summary again every minute or more"]', { timeoutMs: 20_000 });
+    await clickLens(editor, 2, 'Send summary again every minute or more (tenantApi.watch.intervalSeconds) and show what changed');
     const summary = await waitFor(() => watches.list().find((watch) => watch.description.path === SUMMARY), { what: 'the request file\'s watch' });
     assert.equal(summary.description.tenant, 'BA-PR');
     await driver.waitFor(`${WATCH_ITEM}:has-text("2 watches · 120 calls/h")`, { timeoutMs: 10_000 });
