@@ -205,8 +205,10 @@ async function main(): Promise<boolean> {
     const varying = mean - sorted[0];
     console.log(
       `ours: send-to-answer latency mean ${mean.toFixed(1)} ms (fastest ${at(0)}, p50 ${at(0.5)}, p99 ${at(0.99)}, max ${at(1)}); ` +
-        `expected ratio about ${WINDOW_MS} / (${WINDOW_MS} + ${MARGIN_MS} + ${varying.toFixed(1)}) = ${(WINDOW_MS / (WINDOW_MS + MARGIN_MS + varying)).toFixed(3)}` +
-        ` (logging answer times: ${WINDOW_MS} / (${WINDOW_MS} + ${MARGIN_MS} + ${mean.toFixed(1)}) = ${(WINDOW_MS / (WINDOW_MS + MARGIN_MS + mean)).toFixed(3)})`,
+        `ratio at most about ${WINDOW_MS} / (${WINDOW_MS} + ${MARGIN_MS} + ${varying.toFixed(1)}) = ${(WINDOW_MS / (WINDOW_MS + MARGIN_MS + varying)).toFixed(3)}` +
+        ` (logging answer times: ${WINDOW_MS} / (${WINDOW_MS} + ${MARGIN_MS} + ${mean.toFixed(1)}) = ${(WINDOW_MS / (WINDOW_MS + MARGIN_MS + mean)).toFixed(3)}).` +
+        ' Below it: the first calls are logged at their answer times until the fastest round trip has held for 30 calls,' +
+        ' each call goes a little after its slot (headers built), and the burst ends with the last of five slots, each a window apart',
     );
   }
   mkdirSync(RESULTS, { recursive: true });
