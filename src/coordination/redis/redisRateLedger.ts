@@ -24,6 +24,8 @@ import { RedisOutage, type Waiter } from './redisOutage';
  *    every limit's log and the calls in flight and records the call, atomically, on the Redis
  *    server's clock (TIME): the machines' clocks never meet. A process takes a slot only from the
  *    script's reply; a reply that does not come (timeout, lost connection) is "not acquired".
+ *    TIME is the Redis host's wall clock: a forward step of it (time sync) ages every logged call by
+ *    the step, and only the safety margin covers that.
  * 2. The count-time estimate: a call counts in every window from its grant until its process reports
  *    its end; then it is logged at the server's time of that report (the entry is moved when the
  *    answer comes, as the local log moves it). That is countTimeEstimate.ts's 'answer' rule with a
