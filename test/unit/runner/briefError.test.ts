@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { briefError } from '../../vscode/runner/driverServer';
+import { briefError } from '../../vscode/runner/playwrightErrors';
 
 describe("the driver's errors on one line", () => {
   it('keep the first line and the last two distinct steps of the call log', () => {

@@ -7,6 +7,7 @@ import * as http from 'node:http';
 import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { showDialogsGlobal } from './codeServerPatch';
+import { briefError } from './playwrightErrors';
 import { repoRoot, screenshotsDir } from './paths';
 import type { RobotCredentials, RobotMode, SignInRobot } from './robot';
 
@@ -100,7 +101,7 @@ const handlers: Record<string, Handler> = {
   async open(body, target) {
     const page = await target.context.newPage();
     await page.goto(str(body, 'url'), { timeout: num(body, 'timeoutMs', 30_000) }).catch((error: Error) => {
-      throw new DriverError(`could not open the page: ${error.message.split('\n')[0]}`);
+      throw new DriverError(`could not open the page: ${briefError(error.message)}`);
     });
     return { index: target.context.pages().indexOf(page) };
   },
@@ -314,16 +315,4 @@ export async function startDriverServer(log: (line: string) => void): Promise<Dr
       });
     },
   };
-}
-
-/**
- * A Playwright error on one line: its first line and the last two steps of its call log, which say
- * why an action timed out (not visible, another element intercepts pointer events, detached).
- */
-export function briefError(message: string): string {
-  const [first, ...rest] = message.replace(/\u001b\[[0-9;]*m/g, '').split('\n');
-  const steps = rest.map((line) => line.trim().replace(/^-\s*/, '')).filter((line) => line && line !== 'Call log:');
-  const last: string[] = [];
-  for (let at = steps.length - 1; at >= 0 && last.length < 2; at--) if (!last.includes(steps[at])) last.unshift(steps[at]);
-  return last.length ? `${first} (${last.join('; ')})` : first;
 }

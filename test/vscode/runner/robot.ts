@@ -3,6 +3,7 @@
 // (fields `username` and `password`), submits it, approves a consent page, and lets the redirect go
 // back to code-server's /callback URL, which hands the URI to the extension's UriHandler.
 import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { briefError } from './playwrightErrors';
 
 export type RobotMode = 'signIn' | 'ignore';
 
@@ -189,7 +190,7 @@ export class SignInRobot {
     const url = page.url();
     const previous = this.queues.get(page) ?? Promise.resolve();
     const next = previous.then(() => (page.isClosed() || page.url() !== url ? undefined : this.handle(page, url, again)));
-    this.queues.set(page, next.catch((error: Error) => this.record('error', url, error.message.split('\n')[0])));
+    this.queues.set(page, next.catch((error: Error) => this.record('error', url, briefError(error.message))));
   }
 
   private async submitForm(field: Locator): Promise<void> {
