@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startSandbox, type Sandbox } from '../../sandbox';
-import { passwordGrantEnv, REPO, runRunner, sandboxWorkspace } from './runnerProcess';
+import { BUILT_FOR_THIS_RUN, passwordGrantEnv, REPO, runRunner, sandboxWorkspace } from './runnerProcess';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
@@ -20,7 +20,9 @@ describe('tenant-api from npm pack, installed into an empty folder', function ()
   before(async () => {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-pack-'));
     // prepack builds dist/cli.js (and dist/catalog.js, the libraries it loads for a catalogue); the package carries them and nothing of src/.
-    const packed = JSON.parse(execFileSync(npm, ['pack', '--json', '--pack-destination', scratch], { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' })) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    // In a test run that built them already, a second build would rewrite dist/cli.js while other test files run it.
+    const scripts = process.env[BUILT_FOR_THIS_RUN] === '1' ? ['--ignore-scripts'] : [];
+    const packed = JSON.parse(execFileSync(npm, ['pack', '--json', ...scripts, '--pack-destination', scratch], { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' })) as Array<{ filename: string; files: Array<{ path: string }> }>;
     const files = packed[0].files.map((file) => file.path).sort();
     assert.deepEqual(files, ['CHANGELOG.md', 'LICENSE', 'README.md', 'dist/catalog.js', 'dist/cli.js', 'package.json']);
     project = path.join(scratch, 'project');
@@ -35,6 +37,11 @@ describe('tenant-api from npm pack, installed into an empty folder', function ()
   after(async () => {
     await sandbox?.close();
     if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('npm pack builds the bundles it carries first (prepack)', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    assert.equal(manifest.scripts.prepack, 'node esbuild.mjs');
   });
 
   it('npx tenant-api --version prints the package version', () => {
