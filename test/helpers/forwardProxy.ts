@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { freePort } from './redisServer';
+import { onFreePort, PortTaken } from './freePort';
 
 const SQUID_PLACES = ['/usr/sbin/squid', '/usr/bin/squid'];
 const BASIC_AUTH_HELPER = '/usr/lib/squid/basic_ncsa_auth';
@@ -30,6 +30,8 @@ export interface ProxyLogLine {
 }
 
 export interface ForwardProxyOptions {
+  /** Default: a free one (another, when it was taken meanwhile). */
+  port?: number;
   credentials?: { user: string; password: string };
   relay?: { address: string; ports: number[] };
 }
@@ -123,16 +125,21 @@ async function portOpen(port: number): Promise<boolean> {
   });
 }
 
+/** Waits for squid's own word that it listens on `port` (another process may answer there), or that it could not take it. */
 async function waitUntilListening(child: ChildProcess, port: number, cacheLog: string): Promise<void> {
   const deadline = Date.now() + 20_000;
+  const read = () => (fs.existsSync(cacheLog) ? fs.readFileSync(cacheLog, 'utf8') : '');
   while (Date.now() < deadline) {
+    const log = read();
+    if (/Cannot bind socket .*Address already in use/.test(log)) break;
     if (child.exitCode !== null) break;
-    if (await portOpen(port)) return;
+    if (log.includes(`Accepting HTTP Socket connections at conn`) && log.includes(`local=127.0.0.1:${port} `) && (await portOpen(port))) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   child.kill('SIGKILL');
-  const log = fs.existsSync(cacheLog) ? fs.readFileSync(cacheLog, 'utf8').slice(-2000) : '(no cache.log)';
-  throw new Error(`squid did not start on 127.0.0.1:${port}:\n${log}`);
+  const log = read();
+  const message = `squid did not start on 127.0.0.1:${port}:\n${log.slice(-2000) || '(no cache.log)'}`;
+  throw /Cannot bind socket .*Address already in use/.test(log) ? new PortTaken(message) : new Error(message);
 }
 
 export async function startForwardProxy(options: ForwardProxyOptions = {}): Promise<ForwardProxy> {
@@ -146,13 +153,21 @@ export async function startForwardProxy(options: ForwardProxyOptions = {}): Prom
     const digest = createHash('md5').update(options.credentials.password).digest('hex');
     fs.writeFileSync(path.join(folder, 'passwd'), `${options.credentials.user}:${digest}\n`, { mode: 0o644 });
   }
-  const port = await freePort();
-  fs.writeFileSync(path.join(folder, 'squid.conf'), configuration(folder, port, options));
-  const child = spawn(squid, ['-N', '-f', path.join(folder, 'squid.conf')], { stdio: 'ignore' });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  try {
+  let exited: Promise<void> = Promise.resolve();
+  const started = async (port: number) => {
+    fs.rmSync(path.join(folder, 'cache.log'), { force: true });
+    fs.writeFileSync(path.join(folder, 'squid.conf'), configuration(folder, port, options));
+    const child = spawn(squid, ['-N', '-f', path.join(folder, 'squid.conf')], { stdio: 'ignore' });
+    exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     await waitUntilListening(child, port, path.join(folder, 'cache.log'));
+    return { child, port };
+  };
+  let child: ChildProcess;
+  let port: number;
+  try {
+    ({ child, port } = await (options.port === undefined ? onFreePort(started) : started(options.port)));
   } catch (error) {
+    await exited;
     fs.rmSync(folder, { recursive: true, force: true });
     throw error;
   }

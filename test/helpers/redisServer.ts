@@ -1,19 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
+import { freePort, onFreePort, PortTaken } from './freePort';
 
 const BINARY = process.env.REDIS_SERVER ?? 'redis-server';
 
-/** A free TCP port on 127.0.0.1 (asked of the system, then released). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 function ping(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -37,34 +28,57 @@ function ping(port: number): Promise<boolean> {
  * never use an instance the system may run on the default port. Fails with a clear message when
  * redis-server is not installed (Debian package redis-server).
  */
+/** Files of a TLS-only server: its certificate and key, and the authority of its clients' certificates. */
+export interface RedisTls {
+  cert: string;
+  key: string;
+  ca: string;
+}
+
 export class RedisServer {
   private child: ChildProcess | undefined;
 
-  private constructor(readonly port: number) {}
+  private constructor(
+    readonly port: number,
+    private readonly tls?: RedisTls,
+  ) {}
 
   get url(): string {
-    return `redis://127.0.0.1:${this.port}/0`;
+    return `${this.tls ? 'rediss' : 'redis'}://127.0.0.1:${this.port}/0`;
   }
 
-  static async start(port?: number): Promise<RedisServer> {
+  static async start(port?: number, tls?: RedisTls): Promise<RedisServer> {
     if (spawnSync(BINARY, ['--version']).error) {
       throw new Error(`redis-server was not found (${BINARY}): install the Debian package redis-server (apt-get install redis-server) to run the Redis ledger's tests and bench`);
     }
-    const server = new RedisServer(port ?? (await freePort()));
-    await server.run();
-    return server;
+    const on = async (chosen: number) => {
+      const server = new RedisServer(chosen, tls);
+      await server.run();
+      return server;
+    };
+    return port === undefined ? onFreePort(on) : on(port);
   }
 
   /** Starts it (again, on the same port: empty, as a restarted Redis without persistence). */
   async run(): Promise<void> {
-    const child = spawn(BINARY, ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
+    const ports = this.tls
+      ? ['--port', '0', '--tls-port', String(this.port), '--tls-cert-file', this.tls.cert, '--tls-key-file', this.tls.key, '--tls-ca-cert-file', this.tls.ca, '--tls-auth-clients', 'no']
+      : ['--port', String(this.port)];
+    const child = spawn(BINARY, [...ports, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
+    let output = '';
+    for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
-      if (child.exitCode !== null) throw new Error(`redis-server exited with code ${child.exitCode} on port ${this.port}`);
-      if (await ping(this.port)) return;
+      if (child.exitCode !== null) {
+        await new Promise((resolve) => setImmediate(resolve)); // its last output
+        const message = `redis-server exited with code ${child.exitCode} on port ${this.port}: ${output.trim().split('\n').slice(-2).join(' ')}`;
+        throw /Address already in use/.test(output) ? new PortTaken(message) : new Error(message);
+      }
+      // Its own line first: another process's server may answer on a port taken meanwhile.
+      if (output.includes('Ready to accept connections') && (this.tls || (await ping(this.port)))) return;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     child.kill('SIGKILL');

@@ -3,14 +3,12 @@
 // proxy that cannot be reached, a 407, TLS to the sandbox through the proxy with and without its
 // certificate authority, a client certificate, and the device code sign-in through the proxy.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FormBrowser } from '../../helpers/signInWithForm';
 import { startForwardProxy, type ForwardProxy, type ProxyLogLine } from '../../helpers/forwardProxy';
-import { freePort } from '../../helpers/redisServer';
+import { freePort, RedisServer } from '../../helpers/redisServer';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { TestAuthority } from '../../sandbox/tls/certificates';
 import { buildRunner, passwordGrantEnv, REPO, runRunner, sandboxWorkspace, startLogin, type RunnerResult } from './runnerProcess';
@@ -209,17 +207,11 @@ describe('tenant-api behind a forward proxy (squid)', function () {
       return path.join(files, name);
     };
     const [cert, key, ca] = [write('redis.pem', pair.cert), write('redis-key.pem', pair.key), write('ca.pem', authority.cert)];
-    const port = await freePort();
-    const redis = spawn('redis-server', ['--port', '0', '--tls-port', String(port), '--bind', '127.0.0.1', '--tls-cert-file', cert, '--tls-key-file', key, '--tls-ca-cert-file', ca, '--tls-auth-clients', 'no', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const redis = await RedisServer.start(undefined, { cert, key, ca });
     const sandbox = await startSandbox({});
     try {
-      const deadline = Date.now() + 10_000;
-      while (!(await new Promise<boolean>((resolve) => net.connect(port, '127.0.0.1').once('connect', function (this: net.Socket) { this.destroy(); resolve(true); }).once('error', () => resolve(false))))) {
-        assert.ok(Date.now() < deadline && redis.exitCode === null, 'redis-server with TLS did not start');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
       const folder = workspace(sandbox, folders);
-      const ledger = ['--ledger', `rediss://127.0.0.1:${port}/0`];
+      const ledger = ['--ledger', redis.url];
       const trusted = await run(folder, passwordGrantEnv(sandbox), [...ledger, '--ca-file', ca]);
       assert.equal(trusted.code, 0, trusted.stdout + trusted.stderr);
       const untrusted = await run(folder, passwordGrantEnv(sandbox), ledger);
@@ -228,7 +220,7 @@ describe('tenant-api behind a forward proxy (squid)', function () {
       assert.match(untrusted.stderr, /The shared rate-limit ledger at rediss:\/\/127\.0\.0\.1:\d+\/0 cannot be reached \([^)]*certificate[^)]*, [A-Z_]+\)/);
       assert.doesNotMatch(untrusted.stderr, /Connection is closed/);
     } finally {
-      redis.kill('SIGKILL');
+      await redis.stop();
       await sandbox.close();
     }
   });

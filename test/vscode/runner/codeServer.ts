@@ -4,9 +4,9 @@
 // neither reachable here; see ../shared/vscode-in-ci.md for the recipe this follows.
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { freePort, onFreePort, PortTaken } from '../../helpers/freePort';
 import { cacheRoot, logsDir, runsDir } from './paths';
 import { directLoopbackTemplate, patchWorkbench } from './codeServerPatch';
 import { checkBuildPrerequisites, ripgrepPath } from './prerequisites';
@@ -179,16 +179,7 @@ export function ensureDisplayLanguage(locale: string) {
   return ensureLanguagePack(locale, path.join(vscodeDir, 'out'));
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address() as net.AddressInfo;
-      server.close(() => resolve(address.port));
-    });
-  });
-}
+export { freePort };
 
 /**
  * A tiny detached watcher that stops the server's process group when this process dies without
@@ -254,6 +245,18 @@ export interface RunningCodeServer {
 }
 
 export async function startCodeServer(options: StartOptions = {}): Promise<RunningCodeServer> {
+  if (options.port !== undefined) return startCodeServerOn(options, options.port);
+  return onFreePort(async (port) => {
+    try {
+      return await startCodeServerOn(options, port);
+    } catch (error) {
+      const message = (error as Error).message;
+      throw /EADDRINUSE/.test(message) ? new PortTaken(message) : error;
+    }
+  });
+}
+
+async function startCodeServerOn(options: StartOptions, port: number): Promise<RunningCodeServer> {
   const install = await ensureCodeServer();
   fs.mkdirSync(runsDir, { recursive: true });
   fs.mkdirSync(logsDir, { recursive: true });
@@ -280,7 +283,6 @@ export async function startCodeServer(options: StartOptions = {}): Promise<Runni
     fs.copyFileSync(pack.languagePacksJson, path.join(userDataDir, 'languagepacks.json'));
     fs.writeFileSync(path.join(userDataDir, 'User', 'argv.json'), JSON.stringify({ locale: options.locale }));
   }
-  const port = options.port ?? (await freePort());
   // code-server reads ~/.config/code-server/config.yaml unless told otherwise: keep the user's out.
   const configFile = path.join(runDir, 'config.yaml');
   fs.writeFileSync(configFile, '');
