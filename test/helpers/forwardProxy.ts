@@ -125,13 +125,16 @@ async function portOpen(port: number): Promise<boolean> {
   });
 }
 
+/** squid's line when another process holds its port. */
+const PORT_TAKEN = /Cannot bind socket .*Address already in use/;
+
 /** Waits for squid's own word that it listens on `port` (another process may answer there), or that it could not take it. */
 async function waitUntilListening(child: ChildProcess, port: number, cacheLog: string): Promise<void> {
   const deadline = Date.now() + 20_000;
   const read = () => (fs.existsSync(cacheLog) ? fs.readFileSync(cacheLog, 'utf8') : '');
   while (Date.now() < deadline) {
     const log = read();
-    if (/Cannot bind socket .*Address already in use/.test(log)) break;
+    if (PORT_TAKEN.test(log)) break;
     if (child.exitCode !== null) break;
     if (log.includes(`Accepting HTTP Socket connections at conn`) && log.includes(`local=127.0.0.1:${port} `) && (await portOpen(port))) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -139,7 +142,7 @@ async function waitUntilListening(child: ChildProcess, port: number, cacheLog: s
   child.kill('SIGKILL');
   const log = read();
   const message = `squid did not start on 127.0.0.1:${port}:\n${log.slice(-2000) || '(no cache.log)'}`;
-  throw /Cannot bind socket .*Address already in use/.test(log) ? new PortTaken(message) : new Error(message);
+  throw PORT_TAKEN.test(log) ? new PortTaken(message) : new Error(message);
 }
 
 export async function startForwardProxy(options: ForwardProxyOptions = {}): Promise<ForwardProxy> {

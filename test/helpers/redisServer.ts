@@ -23,11 +23,6 @@ function ping(port: number): Promise<boolean> {
   });
 }
 
-/**
- * A real redis-server of our own on 127.0.0.1 and a free port, with nothing saved to disk: the tests
- * never use an instance the system may run on the default port. Fails with a clear message when
- * redis-server is not installed (Debian package redis-server).
- */
 /** Files of a TLS-only server: its certificate and key, and the authority of its clients' certificates. */
 export interface RedisTls {
   cert: string;
@@ -35,6 +30,11 @@ export interface RedisTls {
   ca: string;
 }
 
+/**
+ * A real redis-server of our own on 127.0.0.1 and a free port, with nothing saved to disk: the tests
+ * never use an instance the system may run on the default port. Fails with a clear message when
+ * redis-server is not installed (Debian package redis-server).
+ */
 export class RedisServer {
   private child: ChildProcess | undefined;
 
@@ -69,7 +69,7 @@ export class RedisServer {
     });
     this.child = child;
     let output = '';
-    for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
       if (child.exitCode !== null) {
