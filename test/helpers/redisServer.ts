@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createConnection } from 'node:net';
+import { createConnection, createServer, type Server } from 'node:net';
 import { freePort, onFreePort, PortTaken } from './freePort';
 
 const BINARY = process.env.REDIS_SERVER ?? 'redis-server';
@@ -37,6 +37,8 @@ export interface RedisTls {
  */
 export class RedisServer {
   private child: ChildProcess | undefined;
+  /** While killed: the port, held so that no other test's server takes it before run() again. */
+  private holder: Server | undefined;
 
   private constructor(
     readonly port: number,
@@ -61,6 +63,7 @@ export class RedisServer {
 
   /** Starts it (again, on the same port: empty, as a restarted Redis without persistence). */
   async run(): Promise<void> {
+    await this.release();
     const ports = this.tls
       ? ['--port', '0', '--tls-port', String(this.port), '--tls-cert-file', this.tls.cert, '--tls-key-file', this.tls.key, '--tls-ca-cert-file', this.tls.ca, '--tls-auth-clients', 'no']
       : ['--port', String(this.port)];
@@ -85,8 +88,27 @@ export class RedisServer {
     throw new Error(`redis-server did not answer on port ${this.port} within 10 s`);
   }
 
-  /** Kills it at once (SIGKILL: no goodbye to the clients) and waits for the process to end. */
+  /**
+   * Kills it at once (SIGKILL: no goodbye to the clients) and waits for the process to end. Until
+   * run() starts it again its port closes every connection at once: a killed Redis, never another
+   * test's server that took the freed port (a client reconnecting there would find a Redis again).
+   */
   async kill(): Promise<void> {
+    await this.end();
+    const holder = createServer((socket) => socket.destroy());
+    holder.unref();
+    this.holder = await new Promise<Server | undefined>((resolve) => {
+      holder.once('error', () => resolve(undefined)); // taken in between: nothing to hold
+      holder.listen(this.port, '127.0.0.1', () => resolve(holder));
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.end();
+    await this.release();
+  }
+
+  private async end(): Promise<void> {
     const child = this.child;
     this.child = undefined;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
@@ -95,7 +117,9 @@ export class RedisServer {
     await exited;
   }
 
-  stop(): Promise<void> {
-    return this.kill();
+  private async release(): Promise<void> {
+    const holder = this.holder;
+    this.holder = undefined;
+    if (holder) await new Promise<void>((resolve) => holder.close(() => resolve()));
   }
 }

@@ -30,6 +30,20 @@ describe('test servers on a port taken meanwhile', function () {
     assert.ok(outcome instanceof PortTaken && outcome.message.includes(String(held)), String(outcome));
   });
 
+  it('a killed redis-server keeps its port until it runs again: no other server takes it meanwhile', async () => {
+    const killed = await RedisServer.start();
+    try {
+      await killed.kill();
+      await assert.rejects(RedisServer.start(killed.port), PortTaken);
+      await killed.run();
+      await assert.rejects(RedisServer.start(killed.port), PortTaken, 'running again on its port');
+    } finally {
+      await killed.stop();
+    }
+    const again = await RedisServer.start(killed.port);
+    await again.stop();
+  });
+
   it('a start on a free port tries another when told the port was taken, and gives up on anything else', async () => {
     const tried: number[] = [];
     const port = await onFreePort(async (candidate) => {
