@@ -1,10 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createConnection, createServer, type Server } from 'node:net';
-import { freePort, onFreePort, PortTaken } from './freePort';
+import { onFreePort, PortTaken } from './freePort';
 
 const BINARY = process.env.REDIS_SERVER ?? 'redis-server';
-
-export { freePort };
 
 function ping(port: number): Promise<boolean> {
   return new Promise((resolve) => {

@@ -10,7 +10,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { freePort, startCodeServer } from '../vscode/runner/codeServer';
+import { freePort } from '../helpers/freePort';
+import { startCodeServer } from '../vscode/runner/codeServer';
 import { startSandbox } from './index';
 import { CLI_HELP, parseCliOptions } from './cliOptions';
 import { CLI_PORTS } from './seed';

@@ -8,7 +8,8 @@ import { startSandbox, type Sandbox } from '../../sandbox';
 import { CLI_TIMINGS_PRELOAD, readCliTimings } from '../../helpers/cliTimings';
 import { elements, parseXml } from '../../helpers/xmlCheck';
 import { Redis } from 'ioredis';
-import { freePort, RedisServer } from '../../helpers/redisServer';
+import { freePort } from '../../helpers/freePort';
+import { RedisServer } from '../../helpers/redisServer';
 import { buildRunner, passwordGrantEnv, REPO, runRunner, sandboxWorkspace, type RunnerResult } from './runnerProcess';
 
 const SMOKE = path.join(REPO, 'test', 'sandbox', 'requests', 'cli-smoke.http');

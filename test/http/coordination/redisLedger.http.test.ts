@@ -12,7 +12,8 @@ import { LedgerError } from '../../../src/coordination/redis/ledgerErrors';
 import { ledgerKeys } from '../../../src/coordination/redis/ledgerKeys';
 import { ledgerFromEnvironment, ledgerFromUrl } from '../../../src/coordination/redis/ledgerUrl';
 import type { RedisRateLedger } from '../../../src/coordination/redis/redisRateLedger';
-import { freePort, RedisServer } from '../../helpers/redisServer';
+import { freePort } from '../../helpers/freePort';
+import { RedisServer } from '../../helpers/redisServer';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { freePort, onFreePort, PortTaken } from '../../helpers/freePort';
+import { onFreePort, PortTaken } from '../../helpers/freePort';
 import { cacheRoot, logsDir, runsDir } from './paths';
 import { directLoopbackTemplate, patchWorkbench } from './codeServerPatch';
 import { checkBuildPrerequisites, ripgrepPath } from './prerequisites';
@@ -178,8 +178,6 @@ export async function ensureCodeServer(): Promise<CodeServerInstall> {
 export function ensureDisplayLanguage(locale: string) {
   return ensureLanguagePack(locale, path.join(vscodeDir, 'out'));
 }
-
-export { freePort };
 
 /**
  * A tiny detached watcher that stops the server's process group when this process dies without

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { Authentication } from '../../../src/auth/vscode/register';
 import type { AccountInfo } from '../../../src/auth/types';
 import { startForwardProxy, type ForwardProxy } from '../../helpers/forwardProxy';
-import { freePort } from '../../helpers/redisServer';
+import { freePort } from '../../helpers/freePort';
 import { FormBrowser } from '../../helpers/signInWithForm';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { driver } from './helpers/driver';
