@@ -14,19 +14,16 @@ interface Requirement {
 const onPath = (command: string) => () =>
   spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
 const fileExists = (file: string) => () => fs.existsSync(file);
-const pkgConfig = (module: string) => () =>
-  spawnSync('pkg-config', ['--exists', module], { stdio: 'ignore' }).status === 0;
 
-/** Needed to compile code-server's native modules (first install only). */
+/**
+ * Needed to compile the native modules the runner builds (first install only): node-pty, spdlog,
+ * native-watchdog and argon2 need a compiler and nothing else from the system (no X11, libsecret or
+ * Kerberos headers: the server has no keymap or keychain module, and kerberos is not built).
+ */
 const buildRequirements: Requirement[] = [
   { what: 'a C/C++ compiler (g++)', aptPackage: 'g++', present: onPath('g++') },
   { what: 'make', aptPackage: 'make', present: onPath('make') },
   { what: 'python3 (node-gyp)', aptPackage: 'python3', present: onPath('python3') },
-  { what: 'pkg-config', aptPackage: 'pkg-config', present: onPath('pkg-config') },
-  { what: 'Kerberos headers (gssapi/gssapi.h)', aptPackage: 'libkrb5-dev', present: fileExists('/usr/include/gssapi/gssapi.h') },
-  { what: 'X11 headers (X11/Xlib.h)', aptPackage: 'libx11-dev', present: fileExists('/usr/include/X11/Xlib.h') },
-  { what: 'xkbfile headers (X11/extensions/XKBfile.h)', aptPackage: 'libxkbfile-dev', present: fileExists('/usr/include/X11/extensions/XKBfile.h') },
-  { what: 'libsecret development files', aptPackage: 'libsecret-1-dev', present: pkgConfig('libsecret-1') },
   { what: `ripgrep (${ripgrepPath})`, aptPackage: 'ripgrep', present: fileExists(ripgrepPath) },
 ];
 
