@@ -13,9 +13,9 @@ import { SignInRobot } from './robot';
 import { parseFailedTests, parseSummary, startPattern, type SuiteSummary } from './summary';
 
 /**
- * The suite keeps both cores busy, most of it in Chromium drawing the workbench in software: no
- * animation, blinking cursor or minimap to draw, and no git extension scanning the test workspace
- * (no test needs them).
+ * The suite keeps both cores busy, most of it in Chromium running the workbench: no animation,
+ * blinking cursor or minimap to draw, and no git extension scanning the test workspace (no test
+ * needs them).
  */
 const QUIET_WORKBENCH: Record<string, unknown> = {
   'workbench.reduceMotion': 'on',

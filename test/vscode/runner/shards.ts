@@ -1,6 +1,6 @@
 // How the runner splits the in-editor suite between editors that run at the same time: whole test
 // files (a file's tests share hooks and run in order), balanced by how long each file took.
-// Two editors keep both cores of the CI machine busy (Chromium drawing the workbench is most of it), so
+// Two editors keep both cores of the CI machine busy (Chromium running the workbench is most of it), so
 // the run ends when the slower editor does: the balance is what a good split buys.
 
 /**
