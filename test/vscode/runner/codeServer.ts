@@ -21,7 +21,7 @@ const entry = path.join(packageDir, 'out', 'node', 'entry.js');
 const marker = path.join(installDir, '.install-complete');
 const lockDir = path.join(cacheRoot, `code-server-${codeServerVersion}.installing`);
 
-/** node-gyp's make with one job per core (its JOBS variable): the addons compile while npm test mostly waits. */
+/** node-gyp's make with one job per core (its JOBS variable). */
 const compileOnEveryCore = cleanEnv({ JOBS: 'max' });
 
 /** Native addons that must exist after the rebuilds (their build scripts' exit codes are unreliable). */
